@@ -1,0 +1,205 @@
+//! A decoded file: its bytes, span map, tree, mesh, errors and checks. Format-neutral;
+//! the formats fill a `Decode` and the document indexes it.
+
+use crate::error::Error;
+use crate::formats::{self, Details, Format};
+use crate::mesh::Mesh;
+use crate::span::{Confidence, Fields, Span, SpanMap};
+use crate::tree::{self, Node};
+use serde::Serialize;
+
+/// A check a decoder ran: a stored value against one it measured or recomputed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Check {
+    pub name: String,
+    pub passed: bool,
+    pub stored: String,
+    pub measured: String,
+    /// Where the stored value is, for a link to the bytes.
+    pub offset: Option<u64>,
+    pub path: String,
+}
+
+/// What a format decoder hands back; a decode that fails partway still fills it.
+#[derive(Debug, Default)]
+pub struct Decode {
+    pub fields: Fields,
+    pub mesh: Mesh,
+    pub errors: Vec<Error>,
+    pub checks: Vec<Check>,
+    /// Counts and names for the summary, in display order.
+    pub facts: Vec<(String, String)>,
+    pub details: Details,
+}
+
+pub struct Document {
+    pub name: String,
+    pub format: Format,
+    pub bytes: Vec<u8>,
+    pub spans: SpanMap,
+    pub tree: Vec<Node>,
+    pub mesh: Mesh,
+    pub errors: Vec<Error>,
+    pub checks: Vec<Check>,
+    pub facts: Vec<(String, String)>,
+    pub details: Details,
+    /// Names of attached companion files; `Source::file` N refers to `attached[N-1]`.
+    pub attached: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Coverage {
+    pub proven: u64,
+    pub observed: u64,
+    pub inferred: u64,
+    pub unknown: u64,
+    pub uncovered: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SectionSummary {
+    pub name: String,
+    pub vertices: u32,
+    pub triangles: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Bounds {
+    pub min: [f32; 3],
+    pub max: [f32; 3],
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LodSummary {
+    pub vertices: usize,
+    pub triangles: usize,
+    pub sections: Vec<SectionSummary>,
+    pub bounds: Option<Bounds>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub file: String,
+    pub format: Format,
+    pub size: u64,
+    pub coverage: Coverage,
+    pub facts: Vec<(String, String)>,
+    pub checks: Vec<Check>,
+    pub errors: Vec<ErrorInfo>,
+    pub mesh: Vec<LodSummary>,
+    pub attached: Vec<String>,
+}
+
+/// An error as the page and the command line show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorInfo {
+    pub offset: u64,
+    pub path: String,
+    pub message: String,
+}
+
+impl From<&Error> for ErrorInfo {
+    fn from(e: &Error) -> Self {
+        ErrorInfo { offset: e.offset, path: e.path.clone(), message: e.message() }
+    }
+}
+
+impl Document {
+    /// Builds a document from a format's decode: indexes the spans and derives the tree.
+    pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, d: Decode) -> Document {
+        let tree = tree::build(&d.fields.spans, &d.fields.regions);
+        Document {
+            name: name.to_string(),
+            format,
+            bytes,
+            spans: SpanMap::new(d.fields.spans, d.fields.regions),
+            tree,
+            mesh: d.mesh,
+            errors: d.errors,
+            checks: d.checks,
+            facts: d.facts,
+            details: d.details,
+            attached: Vec::new(),
+        }
+    }
+
+    /// Attaches a companion file (a MeshSet's geometry chunk) and returns it as a document
+    /// of its own, decoded in the context of this one.
+    pub fn attach(&mut self, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
+        formats::attach(self, name, bytes)
+    }
+
+    pub fn spans_in(&self, start: u64, end: u64) -> Vec<Span> {
+        self.spans.window(start, end, &self.bytes)
+    }
+
+    pub fn span_at(&self, offset: u64) -> Option<Span> {
+        self.spans.at(offset, &self.bytes)
+    }
+
+    pub fn region_items(&self, region: u32, first: u64, count: u64) -> Vec<Node> {
+        match self.spans.regions().get(region as usize) {
+            Some(r) => tree::region_items(r, first, count, &self.bytes),
+            None => Vec::new(),
+        }
+    }
+
+    pub fn coverage(&self) -> Coverage {
+        let len = self.bytes.len() as u64;
+        let c = self.spans.coverage(len);
+        let covered: u64 = c.iter().sum();
+        Coverage {
+            proven: c[Confidence::Proven as usize],
+            observed: c[Confidence::Observed as usize],
+            inferred: c[Confidence::Inferred as usize],
+            unknown: c[Confidence::Unknown as usize],
+            uncovered: len.saturating_sub(covered),
+        }
+    }
+
+    pub fn summary(&self) -> Summary {
+        let mesh = self
+            .mesh
+            .lods
+            .iter()
+            .map(|l| LodSummary {
+                vertices: l.vertex_count(),
+                triangles: l.triangle_count(),
+                sections: l
+                    .sections
+                    .iter()
+                    .map(|s| SectionSummary {
+                        name: s.name.clone(),
+                        vertices: s.vertex_count,
+                        triangles: s.index_count / 3,
+                    })
+                    .collect(),
+                bounds: l.bounds().map(|(min, max)| Bounds { min, max }),
+            })
+            .collect();
+        Summary {
+            file: self.name.clone(),
+            format: self.format,
+            size: self.bytes.len() as u64,
+            coverage: self.coverage(),
+            facts: self.facts.clone(),
+            checks: self.checks.clone(),
+            errors: self.errors.iter().map(ErrorInfo::from).collect(),
+            mesh,
+            attached: self.attached.clone(),
+        }
+    }
+
+    /// Encodes the decoded file back, where the format has a writer.
+    pub fn rewrite(&self) -> Option<Result<Vec<u8>, Error>> {
+        formats::rewrite(self)
+    }
+}
+
+/// Detects the format of `bytes` and decodes it. Never fails: an unknown file opens as
+/// raw bytes, and a file that fails partway keeps what was decoded and lists the error.
+pub fn open(name: &str, bytes: Vec<u8>) -> Document {
+    let format = formats::detect(name, &bytes);
+    let decode = formats::decode(format, name, &bytes);
+    Document::from_decode(name, format, bytes, decode)
+}

@@ -1,0 +1,3 @@
+//! Exports of the neutral mesh.
+
+pub mod obj;

@@ -1,0 +1,211 @@
+//! Read-and-record: each call reads one field through the cursor, records its span with
+//! the field's path and confidence, and returns the value. A failed read names the field.
+
+use crate::error::Result;
+use crate::read::Reader;
+use crate::span::{flag_names, Confidence, Fields};
+
+/// A value type a field can have: how to read it, what to call it, how to show it.
+pub trait FieldType: Sized {
+    const NAME: &'static str;
+    fn read(r: &mut Reader) -> Result<Self>;
+    fn show(&self) -> String;
+}
+
+macro_rules! scalar {
+    ($t:ty, $m:ident, $name:expr) => {
+        impl FieldType for $t {
+            const NAME: &'static str = $name;
+            fn read(r: &mut Reader) -> Result<Self> {
+                r.$m()
+            }
+            fn show(&self) -> String {
+                self.to_string()
+            }
+        }
+    };
+}
+scalar!(u8, u8, "u8");
+scalar!(i8, i8, "i8");
+scalar!(u16, u16, "u16");
+scalar!(i16, i16, "i16");
+scalar!(u32, u32, "u32");
+scalar!(i32, i32, "i32");
+scalar!(u64, u64, "u64");
+scalar!(f32, f32, "f32");
+scalar!(f64, f64, "f64");
+
+macro_rules! float_array {
+    ($n:expr, $name:expr) => {
+        impl FieldType for [f32; $n] {
+            const NAME: &'static str = $name;
+            fn read(r: &mut Reader) -> Result<Self> {
+                r.f32x::<$n>()
+            }
+            fn show(&self) -> String {
+                show_floats(self)
+            }
+        }
+    };
+}
+float_array!(2, "f32[2]");
+float_array!(3, "f32[3]");
+float_array!(4, "f32[4]");
+
+macro_rules! byte_array {
+    ($n:expr, $name:expr) => {
+        impl FieldType for [u8; $n] {
+            const NAME: &'static str = $name;
+            fn read(r: &mut Reader) -> Result<Self> {
+                r.array::<$n>()
+            }
+            fn show(&self) -> String {
+                format!("{:?}", self)
+            }
+        }
+    };
+}
+byte_array!(2, "u8[2]");
+byte_array!(3, "u8[3]");
+byte_array!(4, "u8[4]");
+
+pub fn show_floats(v: &[f32]) -> String {
+    let parts: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Bytes as text: printable ASCII kept, the rest escaped, so any name is safe to show.
+pub fn show_text(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len());
+    for &c in b {
+        if (0x20..0x7f).contains(&c) {
+            s.push(c as char);
+        } else {
+            s.push_str(&format!("\\x{c:02x}"));
+        }
+    }
+    s
+}
+
+pub fn show_hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() * 3);
+    for (i, c) in b.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(&format!("{c:02x}"));
+    }
+    s
+}
+
+impl Fields {
+    /// Reads a `T` at the cursor and records it as `path`.
+    pub fn read<T: FieldType>(
+        &mut self,
+        r: &mut Reader,
+        path: &str,
+        confidence: Confidence,
+        note: &str,
+    ) -> Result<T> {
+        let start = r.offset();
+        let v = T::read(r).map_err(|e| e.at_path(path))?;
+        self.add(start, r.offset() - start, path, T::NAME, v.show(), confidence, note);
+        Ok(v)
+    }
+
+    /// Reads an integer bit mask and shows its bits by name.
+    pub fn flags<T: FieldType + Copy + Into<u64>>(
+        &mut self,
+        r: &mut Reader,
+        path: &str,
+        names: &[(u64, &str)],
+        confidence: Confidence,
+        note: &str,
+    ) -> Result<T> {
+        let start = r.offset();
+        let v = T::read(r).map_err(|e| e.at_path(path))?;
+        self.add(
+            start,
+            r.offset() - start,
+            path,
+            format!("{} flags", T::NAME),
+            flag_names(v.into(), names),
+            confidence,
+            note,
+        );
+        Ok(v)
+    }
+
+    /// Reads `n` raw bytes and records them as one span shown in hex.
+    pub fn bytes<'a>(
+        &mut self,
+        r: &mut Reader<'a>,
+        n: usize,
+        path: &str,
+        confidence: Confidence,
+        note: &str,
+    ) -> Result<&'a [u8]> {
+        let start = r.offset();
+        let b = r.bytes(n).map_err(|e| e.at_path(path))?;
+        let shown = if b.len() <= 64 {
+            show_hex(b)
+        } else {
+            format!("{} … ({} bytes)", show_hex(&b[..64]), b.len())
+        };
+        self.add(start, n as u64, path, format!("u8[{n}]"), shown, confidence, note);
+        Ok(b)
+    }
+
+    /// Reads a four-character code and records it as text.
+    pub fn fourcc(
+        &mut self,
+        r: &mut Reader,
+        path: &str,
+        confidence: Confidence,
+        note: &str,
+    ) -> Result<[u8; 4]> {
+        let start = r.offset();
+        let v = r.array::<4>().map_err(|e| e.at_path(path))?;
+        self.add(start, 4, path, "fourcc", show_text(&v), confidence, note);
+        Ok(v)
+    }
+
+    /// Reads a name stored as a u8 length and that many bytes: two spans, length and text.
+    pub fn string8(
+        &mut self,
+        r: &mut Reader,
+        path: &str,
+        confidence: Confidence,
+        note: &str,
+    ) -> Result<String> {
+        let len_path = format!("{path}.length");
+        let n: u8 = self.read(r, &len_path, confidence, note)?;
+        let start = r.offset();
+        let b = r.bytes(n as usize).map_err(|e| e.at_path(path))?;
+        let text = String::from_utf8_lossy(b).into_owned();
+        self.add(start, n as u64, format!("{path}.text"), "char[]", show_text(b), confidence, note);
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_records_the_span_and_names_errors() {
+        let data = [7u8, 0, 0, 0, 3, b'a', b'<', b'\n', 1];
+        let mut r = Reader::with_base(&data, 16);
+        let mut f = Fields::default();
+        let v: u32 = f.read(&mut r, "h.count", Confidence::Proven, "n").unwrap();
+        assert_eq!(v, 7);
+        let s = f.string8(&mut r, "h.name", Confidence::Observed, "").unwrap();
+        assert_eq!(s, "a<\n");
+        assert_eq!(f.spans[0].start, 16);
+        assert_eq!(f.spans[2].value, "a<\\x0a");
+        assert_eq!(f.spans[2].path, "h.name.text");
+        let e = f.read::<u16>(&mut r, "h.tail", Confidence::Proven, "").unwrap_err();
+        assert_eq!(e.path, "h.tail");
+        assert_eq!(e.offset, 24);
+    }
+}

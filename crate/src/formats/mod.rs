@@ -1,0 +1,80 @@
+//! Format detection and dispatch. Each format is one module laid out like its description.
+
+pub mod frostbite;
+pub mod gem_ply;
+
+use crate::document::{Decode, Document};
+use crate::error::Error;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Format {
+    #[serde(rename = "gem-ply")]
+    GemPly,
+    #[serde(rename = "frostbite-meshset")]
+    FrostbiteMeshSet,
+    #[serde(rename = "frostbite-chunk")]
+    FrostbiteChunk,
+    #[serde(rename = "unknown")]
+    Unknown,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::GemPly => "gem-ply",
+            Format::FrostbiteMeshSet => "frostbite-meshset",
+            Format::FrostbiteChunk => "frostbite-chunk",
+            Format::Unknown => "unknown",
+        }
+    }
+}
+
+/// The format-specific decoded structure, kept for writers and the command line.
+#[derive(Debug, Default)]
+pub enum Details {
+    #[default]
+    None,
+    GemPly(gem_ply::Ply),
+    MeshSet(frostbite::MeshSetDetails),
+}
+
+pub fn detect(name: &str, bytes: &[u8]) -> Format {
+    if gem_ply::detect(bytes) {
+        Format::GemPly
+    } else if frostbite::detect_meshset(name, bytes) {
+        Format::FrostbiteMeshSet
+    } else if frostbite::detect_chunk(name, bytes) {
+        Format::FrostbiteChunk
+    } else {
+        Format::Unknown
+    }
+}
+
+pub fn decode(format: Format, name: &str, bytes: &[u8]) -> Decode {
+    match format {
+        Format::GemPly => gem_ply::decode(bytes),
+        Format::FrostbiteMeshSet => frostbite::decode_meshset(name, bytes),
+        Format::FrostbiteChunk => frostbite::decode_chunk(name, bytes),
+        Format::Unknown => Decode::default(),
+    }
+}
+
+pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
+    match doc.format {
+        Format::FrostbiteMeshSet => frostbite::attach(doc, name, bytes),
+        other => Err(Error::unsupported(
+            0,
+            "",
+            format!("{} files take no companion files", other.name()),
+        )),
+    }
+}
+
+pub fn rewrite(doc: &Document) -> Option<Result<Vec<u8>, Error>> {
+    match &doc.details {
+        Details::GemPly(p) => Some(gem_ply::write(p)),
+        Details::MeshSet(m) => Some(frostbite::write_meshset(m)),
+        Details::None => None,
+    }
+}

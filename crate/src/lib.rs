@@ -1,0 +1,26 @@
+//! Meshscope: decoders for game mesh binaries that say, byte by byte, what each byte is and
+//! how sure we are. The core is plain Rust; `wasm` is the only module that knows about JS.
+
+pub mod document;
+pub mod error;
+pub mod export;
+pub mod field;
+pub mod formats;
+pub mod mesh;
+pub mod read;
+pub mod sample;
+pub mod span;
+pub mod tree;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use document::{open, Check, Decode, Document, Summary};
+pub use error::{Error, ErrorKind, Result};
+pub use formats::Format;
+pub use span::{Confidence, Span};
+
+/// djb2-XOR, the name hash of Frostbite MeshSets: `h = 5381`, then `h = h * 33 ^ byte`.
+pub fn djb2_xor(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(5381u32, |h, &b| h.wrapping_mul(33) ^ b as u32)
+}

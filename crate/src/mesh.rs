@@ -1,0 +1,102 @@
+//! The neutral mesh every format decodes into: LODs of sections over typed vertex arrays.
+//! Arrays are flat (`positions` is x, y, z, x, y, z, ...) so they cross to JS as typed arrays.
+
+use serde::Serialize;
+
+/// Where a run of elements lives in the bytes: for picking a triangle or vertex into the hex view.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Source {
+    /// 0 is the document's own file; N is its N-th attached file (a geometry chunk).
+    pub file: u32,
+    pub offset: u64,
+    pub stride: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Section {
+    /// Material, texture or section name as stored.
+    pub name: String,
+    /// Range into `Lod::indices` (in indices, not triangles).
+    pub index_start: u32,
+    pub index_count: u32,
+    /// Range of vertices the section's indices name.
+    pub vertex_start: u32,
+    pub vertex_count: u32,
+    pub two_sided: bool,
+    /// Mirrored meshes flip the winding when drawn.
+    pub mirrored: bool,
+    /// Bone names the section's joint indices resolve to (empty for rigid meshes).
+    pub bones: Vec<String>,
+    /// Render passes drawing this section (MeshSet section lists), empty when not known.
+    pub passes: Vec<String>,
+    /// Where the section's first vertex and first index are stored.
+    pub vertex_source: Option<Source>,
+    pub index_source: Option<Source>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Lod {
+    pub name: String,
+    pub positions: Vec<f32>,
+    pub normals: Vec<f32>,
+    /// x, y, z and the bitangent sign in w.
+    pub tangents: Vec<f32>,
+    /// One flat u, v array per UV set.
+    pub uvs: Vec<Vec<f32>>,
+    /// r, g, b, a in 0..1 (GEM colors are already doubled where the file says so).
+    pub colors: Vec<f32>,
+    /// Four joint indices per vertex, into `Lod::bone_names`.
+    pub joints: Vec<u16>,
+    pub weights: Vec<f32>,
+    pub bone_names: Vec<String>,
+    pub indices: Vec<u32>,
+    pub sections: Vec<Section>,
+    /// Per triangle: casts a shadow (GEM SHDW), empty when not stored.
+    pub shadow: Vec<u8>,
+}
+
+impl Lod {
+    pub fn vertex_count(&self) -> usize {
+        self.positions.len() / 3
+    }
+
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len() / 3
+    }
+
+    /// Bounds of the decoded positions, `None` without vertices.
+    pub fn bounds(&self) -> Option<([f32; 3], [f32; 3])> {
+        bounds_of(&self.positions)
+    }
+}
+
+pub fn bounds_of(positions: &[f32]) -> Option<([f32; 3], [f32; 3])> {
+    let mut it = positions.chunks_exact(3);
+    let first = it.next()?;
+    let mut min = [first[0], first[1], first[2]];
+    let mut max = min;
+    for p in it {
+        for k in 0..3 {
+            min[k] = min[k].min(p[k]);
+            max[k] = max[k].max(p[k]);
+        }
+    }
+    Some((min, max))
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Mesh {
+    pub lods: Vec<Lod>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_cover_every_position() {
+        assert_eq!(bounds_of(&[]), None);
+        let b = bounds_of(&[1.0, -2.0, 3.0, -1.0, 5.0, 0.0]).unwrap();
+        assert_eq!(b, ([-1.0, -2.0, 0.0], [1.0, 5.0, 3.0]));
+    }
+}

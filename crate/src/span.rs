@@ -1,0 +1,329 @@
+//! Spans with confidence, and the span map that answers "what covers these bytes".
+//!
+//! Fixed fields are stored one span each. Large regular regions (vertex and index
+//! buffers) are stored once as a `Region` (base, stride, count, element layout) and
+//! expanded into spans only for the window asked for, so the cost of a window does not
+//! depend on the file's size.
+
+use serde::Serialize;
+
+/// How sure we are of a field's meaning: the levels of the format descriptions.
+/// Bytes no span covers are "uncovered", which is not a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Proven,
+    Observed,
+    Inferred,
+    Unknown,
+}
+
+impl Confidence {
+    pub const ALL: [Confidence; 4] =
+        [Confidence::Proven, Confidence::Observed, Confidence::Inferred, Confidence::Unknown];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Confidence::Proven => "proven",
+            Confidence::Observed => "observed",
+            Confidence::Inferred => "inferred",
+            Confidence::Unknown => "unknown",
+        }
+    }
+
+    /// Small code used in compact typed-array results; 0 is reserved for uncovered.
+    pub fn code(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+/// One decoded field: where it is, what it is called, what it holds, how sure we are.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Span {
+    pub start: u64,
+    pub len: u64,
+    /// Structural path, e.g. `lod[0].section[2].vertex_count`.
+    pub path: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub value: String,
+    pub confidence: Confidence,
+    pub note: String,
+}
+
+impl Span {
+    pub fn end(&self) -> u64 {
+        self.start + self.len
+    }
+}
+
+/// Formats one element's bytes as text; the bytes are exactly `Elem::len` long.
+pub type ElemFormat = fn(&[u8]) -> String;
+
+/// One field inside every element of a region.
+#[derive(Debug, Clone)]
+pub struct Elem {
+    pub offset: u64,
+    pub len: u64,
+    /// Field name inside the element; empty when the element is the field (an index).
+    pub name: String,
+    pub ty: String,
+    pub confidence: Confidence,
+    pub note: String,
+    pub format: ElemFormat,
+}
+
+/// A regular array: `count` elements of `stride` bytes from `start`, each laid out as `elems`.
+#[derive(Debug, Clone)]
+pub struct Region {
+    pub start: u64,
+    pub stride: u64,
+    pub count: u64,
+    /// Path of the array, e.g. `chunk[3].vertices`; element i is `path[i]`.
+    pub path: String,
+    pub elems: Vec<Elem>,
+}
+
+impl Region {
+    pub fn end(&self) -> u64 {
+        self.start + self.stride.saturating_mul(self.count)
+    }
+
+    /// The span of field `e` of element `i`; `bytes` is the whole file.
+    pub fn expand(&self, i: u64, e: &Elem, bytes: &[u8]) -> Span {
+        let start = self.start + i * self.stride + e.offset;
+        let value = usize::try_from(start)
+            .ok()
+            .and_then(|s| bytes.get(s..s.checked_add(e.len as usize)?))
+            .map(|b| (e.format)(b))
+            .unwrap_or_default();
+        let path = if e.name.is_empty() {
+            format!("{}[{}]", self.path, i)
+        } else {
+            format!("{}[{}].{}", self.path, i, e.name)
+        };
+        Span {
+            start,
+            len: e.len,
+            path,
+            ty: e.ty.clone(),
+            value,
+            confidence: e.confidence,
+            note: e.note.clone(),
+        }
+    }
+
+    /// Element indices whose stride overlaps `[start, end)`.
+    pub fn elements_in(&self, start: u64, end: u64) -> std::ops::Range<u64> {
+        if self.stride == 0 || self.count == 0 || end <= self.start || start >= self.end() {
+            return 0..0;
+        }
+        let first = start.saturating_sub(self.start) / self.stride;
+        let last = ((end - self.start).div_ceil(self.stride)).min(self.count);
+        first..last
+    }
+}
+
+/// Every span and region of one file, indexed for window queries.
+#[derive(Debug, Clone, Default)]
+pub struct SpanMap {
+    /// Sorted by start once `finish` has run.
+    spans: Vec<Span>,
+    /// `max_end[i]` is the largest end among `spans[..=i]`: monotone, so a binary search
+    /// finds the first span that can reach into a window even when spans overlap.
+    max_end: Vec<u64>,
+    regions: Vec<Region>,
+}
+
+impl SpanMap {
+    pub fn new(mut spans: Vec<Span>, regions: Vec<Region>) -> Self {
+        spans.sort_by_key(|s| (s.start, s.len));
+        let mut max_end = Vec::with_capacity(spans.len());
+        let mut m = 0;
+        for s in &spans {
+            m = m.max(s.end());
+            max_end.push(m);
+        }
+        SpanMap { spans, max_end, regions }
+    }
+
+    pub fn fixed(&self) -> &[Span] {
+        &self.spans
+    }
+
+    pub fn regions(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// Every span (fixed or expanded from a region) that overlaps `[start, end)`, by start.
+    pub fn window(&self, start: u64, end: u64, bytes: &[u8]) -> Vec<Span> {
+        let mut out = Vec::new();
+        let first = self.max_end.partition_point(|&e| e <= start);
+        for s in &self.spans[first..] {
+            if s.start >= end {
+                break;
+            }
+            if s.end() > start {
+                out.push(s.clone());
+            }
+        }
+        for r in &self.regions {
+            for i in r.elements_in(start, end) {
+                for e in &r.elems {
+                    let s = r.expand(i, e, bytes);
+                    if s.start < end && s.end() > start {
+                        out.push(s);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|s| (s.start, s.len));
+        out
+    }
+
+    /// The innermost span covering `offset`.
+    pub fn at(&self, offset: u64, bytes: &[u8]) -> Option<Span> {
+        self.window(offset, offset + 1, bytes).into_iter().min_by_key(|s| s.len)
+    }
+
+    /// Bytes covered per confidence, in `Confidence::ALL` order. Spans should not overlap;
+    /// where they do, the overlap is counted once for the first level in that order.
+    pub fn coverage(&self, file_len: u64) -> [u64; 4] {
+        let mut iv: Vec<(u64, u64, Confidence)> = Vec::new();
+        for s in &self.spans {
+            iv.push((s.start, s.end().min(file_len), s.confidence));
+        }
+        let mut totals = [0u64; 4];
+        for r in &self.regions {
+            // Region elements repeat regularly: count one element's layout times the count
+            // rather than expanding millions of intervals.
+            for e in &r.elems {
+                totals[e.confidence as usize] += e.len * r.count;
+            }
+        }
+        iv.sort_by_key(|&(s, e, c)| (c, s, e));
+        for c in Confidence::ALL {
+            let mut covered_to = 0u64;
+            for &(s, e, _) in iv.iter().filter(|x| x.2 == c) {
+                let s = s.max(covered_to);
+                if e > s {
+                    totals[c as usize] += e - s;
+                    covered_to = e;
+                }
+            }
+        }
+        totals
+    }
+}
+
+/// The spans and regions a decoder records as it reads.
+#[derive(Debug, Default)]
+pub struct Fields {
+    pub spans: Vec<Span>,
+    pub regions: Vec<Region>,
+}
+
+impl Fields {
+    #[allow(clippy::too_many_arguments)]
+    pub fn add(
+        &mut self,
+        start: u64,
+        len: u64,
+        path: impl Into<String>,
+        ty: impl Into<String>,
+        value: impl Into<String>,
+        confidence: Confidence,
+        note: impl Into<String>,
+    ) {
+        self.spans.push(Span {
+            start,
+            len,
+            path: path.into(),
+            ty: ty.into(),
+            value: value.into(),
+            confidence,
+            note: note.into(),
+        });
+    }
+
+    pub fn add_region(&mut self, region: Region) {
+        self.regions.push(region);
+    }
+}
+
+/// Names the set bits of `value` from `names` (bit, name); unnamed bits are shown in hex.
+pub fn flag_names(value: u64, names: &[(u64, &str)]) -> String {
+    let mut parts = Vec::new();
+    let mut rest = value;
+    for &(bit, name) in names {
+        if bit != 0 && value & bit == bit {
+            parts.push(name.to_string());
+            rest &= !bit;
+        }
+    }
+    if rest != 0 {
+        parts.push(format!("0x{rest:x}"));
+    }
+    if parts.is_empty() {
+        format!("0x{value:x} (none)")
+    } else {
+        format!("0x{value:x} ({})", parts.join(" | "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt_u16(b: &[u8]) -> String {
+        u16::from_le_bytes([b[0], b[1]]).to_string()
+    }
+
+    fn map() -> (SpanMap, Vec<u8>) {
+        let mut f = Fields::default();
+        f.add(0, 4, "magic", "u8[4]", "TEST", Confidence::Proven, "");
+        f.add(4, 4, "count", "u32", "3", Confidence::Observed, "");
+        f.add_region(Region {
+            start: 8,
+            stride: 4,
+            count: 3,
+            path: "items".into(),
+            elems: vec![Elem {
+                offset: 0,
+                len: 2,
+                name: "id".into(),
+                ty: "u16".into(),
+                confidence: Confidence::Inferred,
+                note: String::new(),
+                format: fmt_u16,
+            }],
+        });
+        let bytes: Vec<u8> = (0..20).collect();
+        (SpanMap::new(f.spans, f.regions), bytes)
+    }
+
+    #[test]
+    fn windows_expand_only_the_elements_asked_for() {
+        let (m, bytes) = map();
+        let w = m.window(10, 14, &bytes);
+        let paths: Vec<_> = w.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(paths, ["items[1].id"]);
+        assert_eq!(w[0].value, u16::from_le_bytes([12, 13]).to_string());
+        let w = m.window(0, 9, &bytes);
+        assert_eq!(w.len(), 3);
+        assert!(m.at(10, &bytes).is_none(), "bytes 10..12 are a gap in the element");
+    }
+
+    #[test]
+    fn coverage_counts_levels() {
+        let (m, _) = map();
+        assert_eq!(m.coverage(20), [4, 4, 6, 0]);
+    }
+
+    #[test]
+    fn flags_are_named() {
+        assert_eq!(flag_names(0x5, &[(1, "a"), (4, "c")]), "0x5 (a | c)");
+        assert_eq!(flag_names(0x12, &[(2, "b")]), "0x12 (b | 0x10)");
+        assert_eq!(flag_names(0, &[(2, "b")]), "0x0 (none)");
+    }
+}

@@ -1,0 +1,181 @@
+//! The JS API: documents live in a registry behind numeric handles. Results are
+//! `Result<_, JsError>`; structured data goes through serde-wasm-bindgen and bulk data
+//! (bytes, vertex arrays) as typed arrays. A bad or closed handle is an error, never a panic.
+
+use crate::document::Document;
+use js_sys::{Array, Float32Array, Float64Array, Object, Reflect, Uint16Array, Uint32Array, Uint8Array};
+use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wasm_bindgen::prelude::*;
+
+#[derive(Default)]
+struct Registry {
+    next: u32,
+    docs: HashMap<u32, Document>,
+}
+
+thread_local! {
+    static REGISTRY: RefCell<Registry> = RefCell::new(Registry { next: 1, docs: HashMap::new() });
+}
+
+fn insert(doc: Document) -> u32 {
+    REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        let h = r.next;
+        r.next = r.next.wrapping_add(1).max(1);
+        r.docs.insert(h, doc);
+        h
+    })
+}
+
+fn with_doc<T>(handle: u32, f: impl FnOnce(&Document) -> Result<T, JsError>) -> Result<T, JsError> {
+    REGISTRY.with(|r| {
+        let r = r.borrow();
+        let doc = r.docs.get(&handle).ok_or_else(|| JsError::new(&format!("no open document {handle}")))?;
+        f(doc)
+    })
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn offset(x: f64) -> u64 {
+    if x.is_finite() && x > 0.0 { x as u64 } else { 0 }
+}
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Detects the format, decodes, and returns a handle. Never fails: unknown files open raw.
+#[wasm_bindgen]
+pub fn open(name: &str, bytes: Vec<u8>) -> u32 {
+    insert(crate::open(name, bytes))
+}
+
+/// Attaches a companion file (a geometry chunk) to a document; returns the chunk's own handle.
+#[wasm_bindgen]
+pub fn attach(handle: u32, name: &str, bytes: Vec<u8>) -> Result<u32, JsError> {
+    let chunk = REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        let doc = r.docs.get_mut(&handle).ok_or_else(|| JsError::new(&format!("no open document {handle}")))?;
+        doc.attach(name, bytes).map_err(|e| JsError::new(&e.to_string()))
+    })?;
+    Ok(insert(chunk))
+}
+
+#[wasm_bindgen]
+pub fn summary(handle: u32) -> Result<JsValue, JsError> {
+    with_doc(handle, |d| to_js(&d.summary()))
+}
+
+/// Every span overlapping `[start, end)`, with path, type, value, confidence and note.
+#[wasm_bindgen]
+pub fn spans(handle: u32, start: f64, end: f64) -> Result<JsValue, JsError> {
+    with_doc(handle, |d| to_js(&d.spans_in(offset(start), offset(end))))
+}
+
+/// The spans of a window as `[start, len, confidence code]` triples (0 uncovered, 1 proven,
+/// 2 observed, 3 inferred, 4 unknown): what the hex view needs to color a screen.
+#[wasm_bindgen]
+pub fn span_bounds(handle: u32, start: f64, end: f64) -> Result<Float64Array, JsError> {
+    with_doc(handle, |d| {
+        let spans = d.spans_in(offset(start), offset(end));
+        let mut out = Vec::with_capacity(spans.len() * 3);
+        for s in spans {
+            out.extend_from_slice(&[s.start as f64, s.len as f64, s.confidence.code() as f64]);
+        }
+        Ok(Float64Array::from(&out[..]))
+    })
+}
+
+/// The innermost span at a byte, or `null`.
+#[wasm_bindgen]
+pub fn span_at(handle: u32, at: f64) -> Result<JsValue, JsError> {
+    with_doc(handle, |d| match d.span_at(offset(at)) {
+        Some(s) => to_js(&s),
+        None => Ok(JsValue::NULL),
+    })
+}
+
+#[wasm_bindgen]
+pub fn tree(handle: u32) -> Result<JsValue, JsError> {
+    with_doc(handle, |d| to_js(&d.tree))
+}
+
+/// Element nodes `first..first+count` of an array node (`node.region`).
+#[wasm_bindgen]
+pub fn region_items(handle: u32, region: u32, first: f64, count: f64) -> Result<JsValue, JsError> {
+    with_doc(handle, |d| to_js(&d.region_items(region, offset(first), offset(count))))
+}
+
+#[wasm_bindgen]
+pub fn errors(handle: u32) -> Result<JsValue, JsError> {
+    with_doc(handle, |d| to_js(&d.summary().errors))
+}
+
+/// A copy of the file's bytes `[start, end)`, clamped to the file.
+#[wasm_bindgen]
+pub fn bytes(handle: u32, start: f64, end: f64) -> Result<Uint8Array, JsError> {
+    with_doc(handle, |d| {
+        let len = d.bytes.len();
+        let s = (offset(start) as usize).min(len);
+        let e = (offset(end) as usize).clamp(s, len);
+        Ok(Uint8Array::from(&d.bytes[s..e]))
+    })
+}
+
+fn set(o: &Object, k: &str, v: &JsValue) -> Result<(), JsError> {
+    Reflect::set(o, &JsValue::from_str(k), v).map(|_| ()).map_err(|_| JsError::new("could not build the mesh object"))
+}
+
+/// One LOD as typed arrays: positions, normals, tangents, uvs (one array per set), colors,
+/// joints, weights, indices; sections and bone names as plain objects.
+#[wasm_bindgen]
+pub fn mesh(handle: u32, lod: u32) -> Result<JsValue, JsError> {
+    with_doc(handle, |d| {
+        let Some(l) = d.mesh.lods.get(lod as usize) else {
+            return Ok(JsValue::NULL);
+        };
+        let o = Object::new();
+        set(&o, "lodCount", &JsValue::from(d.mesh.lods.len() as u32))?;
+        set(&o, "name", &JsValue::from_str(&l.name))?;
+        set(&o, "positions", &Float32Array::from(&l.positions[..]))?;
+        set(&o, "normals", &Float32Array::from(&l.normals[..]))?;
+        set(&o, "tangents", &Float32Array::from(&l.tangents[..]))?;
+        let uvs = Array::new();
+        for u in &l.uvs {
+            uvs.push(&Float32Array::from(&u[..]));
+        }
+        set(&o, "uvs", &uvs)?;
+        set(&o, "colors", &Float32Array::from(&l.colors[..]))?;
+        set(&o, "joints", &Uint16Array::from(&l.joints[..]))?;
+        set(&o, "weights", &Float32Array::from(&l.weights[..]))?;
+        set(&o, "indices", &Uint32Array::from(&l.indices[..]))?;
+        set(&o, "shadow", &Uint8Array::from(&l.shadow[..]))?;
+        set(&o, "sections", &to_js(&l.sections)?)?;
+        set(&o, "boneNames", &to_js(&l.bone_names)?)?;
+        Ok(o.into())
+    })
+}
+
+#[wasm_bindgen]
+pub fn close(handle: u32) -> bool {
+    REGISTRY.with(|r| r.borrow_mut().docs.remove(&handle).is_some())
+}
+
+/// The built-in sample, made by the project's own writer.
+#[wasm_bindgen]
+pub fn sample_file() -> Vec<u8> {
+    crate::sample::sample_ply()
+}
+
+/// djb2-XOR of bytes, for the value inspector.
+#[wasm_bindgen]
+pub fn djb2_xor(bytes: &[u8]) -> u32 {
+    crate::djb2_xor(bytes)
+}

@@ -1,0 +1,47 @@
+// Shared set-up for the browser tests: the static server on a free loopback port and
+// Debian's Chromium driven by playwright-core (never a downloaded browser).
+import { chromium } from 'playwright-core';
+import { serve } from '../scripts/serve.mjs';
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const OUT = fileURLToPath(new URL('./out/', import.meta.url));
+export const SAMPLES = fileURLToPath(new URL('../../shared/samples/', import.meta.url));
+mkdirSync(OUT, { recursive: true });
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-first-run', '--disable-quic',
+];
+
+/** Starts the server and the browser; returns {url, browser, close}. */
+export async function start() {
+  const server = await serve(ROOT, 0);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  return {
+    url,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((ok) => server.close(ok));
+    },
+  };
+}
+
+/** A new page on the inspector, waiting until the wasm is loaded and the sample is open. */
+export async function openPage(env, hash = '', { viewport = { width: 1400, height: 900 } } = {}) {
+  const page = await env.browser.newPage({ viewport });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
+  await page.goto(env.url + hash);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  page.errors = errors;
+  return page;
+}
