@@ -134,7 +134,6 @@ fn index_at(data: &[u8], wide: bool, i: usize) -> u32 {
 }
 
 pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
-    let _ = bytes;
     let mut d = Decode::default();
     let mut subs = subs_of(&p);
     let Parsed { ply, fields, errors, places, .. } = p;
@@ -177,6 +176,9 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
                 format!("vertex format differs from {}'s; the shared VERT is decoded with the first", subs[0].path),
             ));
         }
+    }
+    if !subs.is_empty() && ply.vert().is_none() {
+        d.errors.push(Error::bad_value(bytes.len() as u64, "VERT", "the file has submeshes but no VERT chunk"));
     }
     let bump = subs.first().is_some_and(|s| s.bump);
     let format_size = layout.size();

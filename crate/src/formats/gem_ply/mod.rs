@@ -8,6 +8,7 @@
 pub mod builder;
 mod chunks;
 mod extract;
+pub mod fixtures;
 mod format;
 mod submesh;
 pub mod vertex;
