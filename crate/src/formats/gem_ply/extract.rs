@@ -143,7 +143,10 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     let (vcount, stride, vflags, vdata) = ply.vert().unwrap_or((0, 0, 0, &[]));
     let stride = stride as usize;
     let vert_at = places.vert_data.unwrap_or(0);
-    let vcount = if stride == 0 { vcount as usize } else { vdata.len() / stride };
+    if stride == 0 && vcount > 0 {
+        d.errors.push(Error::bad_value(vert_at.saturating_sub(4), "VERT.vertex_size", "vertex_size is 0 with vertices stored"));
+    }
+    let vcount = if stride == 0 { 0 } else { vdata.len() / stride };
 
     // The layout: the first submesh's, checked against the others.
     let mut layout = match subs.first() {

@@ -139,17 +139,14 @@ pub const TANGENT_TAIL: &str = "observed: the 16 bytes bump-mapped vertices carr
 + bitangent sign (the vendor description lists tangent float[4] under fvf 0x8000E000, not set in these files)";
 
 impl Layout {
+    /// Bytes the fields take: they are laid out back to back, so the last one ends it.
     pub fn size(&self) -> u32 {
-        self.elems.iter().map(|e| e.offset + e.kind.len()).max().unwrap_or(0)
+        self.elems.last().map(|e| e.offset.saturating_add(e.kind.len())).unwrap_or(0)
     }
 
     fn push(&mut self, name: &str, kind: Kind, sem: Sem, confidence: Confidence, note: &str) {
         let offset = self.size();
-        let mut name = name.to_string();
-        if self.elems.iter().any(|e| e.name == name) {
-            name = format!("{name}_{}", self.elems.len());
-        }
-        self.elems.push(VElem { name, offset, kind, sem, confidence, note: note.into() });
+        self.elems.push(VElem { name: name.into(), offset, kind, sem, confidence, note: note.into() });
         self.format_size = self.size();
     }
 
@@ -214,7 +211,12 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
     /// element type the description does not list (the layout stops there).
     pub fn from_elements(elements: &[Element], conf: Confidence, note: &str) -> (Layout, Option<String>) {
         let mut l = Layout::default();
+        let mut names = std::collections::HashSet::new();
         for (i, e) in elements.iter().enumerate() {
+            // A vertex is at most 65535 bytes (u16 vertex_size): fields past that never fit.
+            if l.size() > u16::MAX as u32 {
+                return (l, Some(format!("the vertex elements run past 65535 bytes at element {i}")));
+            }
             let kind = match e.type_usage & 0xf {
                 0 => Kind::F32(1),
                 1 => Kind::F32(2),
@@ -238,12 +240,16 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 6 => (Sem::Tangent, "tangent"),
                 _ => (Sem::Other, "element"),
             };
-            let name = match sem {
+            let mut name = match sem {
                 Sem::Color(_) | Sem::Uv(_) => format!("{base}{ui}"),
                 Sem::Other => format!("element{i}"),
                 _ if ui > 0 => format!("{base}{ui}"),
                 _ => base.to_string(),
             };
+            if !names.insert(name.clone()) {
+                name = format!("{name}_{i}");
+                names.insert(name.clone());
+            }
             let t = TYPE_NAMES.get((e.type_usage & 0xf) as usize).copied().unwrap_or("?");
             let u = USAGE_NAMES.get((e.type_usage >> 4) as usize).copied().unwrap_or("?");
             let mut n = format!("{note}; element {i}: {t} {u}");
