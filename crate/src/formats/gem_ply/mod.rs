@@ -322,7 +322,11 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         let repeated = matches!(id, "MESH" | "SBM1" | "SUBM");
         let path = if repeated || k > 0 { format!("{id}[{k}]") } else { id.to_string() };
         match chunks::read_chunk(&mut p, &mut r, id, &path) {
-            Ok(c) => p.ply.chunks.push(c),
+            Ok(c) => {
+                // A chunk is a record from its id to its last byte (annotations anchor on it).
+                p.fields.record(path.clone(), at, r.offset() - at);
+                p.ply.chunks.push(c)
+            }
             Err(e) => {
                 p.errors.push(e);
                 p.stopped = true;
