@@ -32,7 +32,7 @@ fn samples_decode_fully_and_match_the_table() {
         let Details::GemPly(p) = &doc.details else { panic!("{file}: no details") };
         assert_eq!(p.magic.name(), magic);
         assert_eq!(p.chunk_ids().join(" "), chunks, "{file}");
-        assert_eq!(p.vert().map(|v| v.1), Some(stride), "{file}");
+        assert_eq!(p.vert_header().map(|v| v.1), Some(stride), "{file}");
         let lod = &doc.mesh.lods[0];
         assert_eq!(lod.vertex_count(), nv, "{file}");
         assert_eq!(lod.indices.len(), ni, "{file}");

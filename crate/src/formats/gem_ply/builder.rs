@@ -2,7 +2,7 @@
 //! and the writer: synthetic test files and the page's sample.
 
 use super::vertex::{Kind, Layout, Sem};
-use super::{writer, Chunk, Magic, Ply};
+use super::{writer, Buf, Chunk, Magic, Ply};
 use crate::error::Result;
 
 /// Every value a vertex field can take; each layout picks what it stores.
@@ -125,17 +125,17 @@ impl Builder {
     /// A `VERT` of `verts` laid out as `layout` (already fitted to `stride`).
     pub fn vert(self, layout: &Layout, stride: u16, flags: u16, verts: &[Vertex]) -> Self {
         let data = pack(layout, stride as usize, verts);
-        self.chunk(Chunk::Vert { count: verts.len() as u32, size: stride, flags, data })
+        self.chunk(Chunk::Vert { count: verts.len() as u32, size: stride, flags, data: Buf::Owned(data) })
     }
 
     pub fn indx(self, idx: &[u16]) -> Self {
         let data = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
-        self.chunk(Chunk::Indices { wide: false, data })
+        self.chunk(Chunk::Indices { wide: false, data: Buf::Owned(data) })
     }
 
     pub fn ind4(self, idx: &[u32]) -> Self {
         let data = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
-        self.chunk(Chunk::Indices { wide: true, data })
+        self.chunk(Chunk::Indices { wide: true, data: Buf::Owned(data) })
     }
 
     pub fn build(&self) -> Result<Vec<u8>> {

@@ -3,7 +3,7 @@
 //! every span before it.
 
 use super::format as fmt;
-use super::{submesh, Chunk, Magic, Parsed, VENDOR};
+use super::{submesh, Buf, Chunk, Magic, Parsed, VENDOR};
 use crate::error::{Error, Result};
 use crate::field::show_text;
 use crate::read::Reader;
@@ -90,7 +90,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             if p.places.index_data.is_none() {
                 p.places.index_data = Some((at, ip));
             }
-            Chunk::Indices { wide, data: b.to_vec() }
+            Chunk::Indices { wide, data: Buf::File { start: at as usize, len: b.len() } }
         }
         "VERT" => {
             let count = count_i32(f, r, &format!("{path}.vertex_count"), P, VENDOR)?;
@@ -109,7 +109,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             if p.places.vert_data.is_none() {
                 p.places.vert_data = Some(at);
             }
-            Chunk::Vert { count, size, flags, data: b.to_vec() }
+            Chunk::Vert { count, size, flags, data: Buf::File { start: at as usize, len: b.len() } }
         }
         "BAS2" => {
             let mut v = [[[0f32; 2]; 3]; 2];

@@ -140,7 +140,7 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     d.fields = fields;
     d.errors = errors;
 
-    let (vcount, stride, vflags, vdata) = ply.vert().unwrap_or((0, 0, 0, &[]));
+    let (vcount, stride, vflags, vdata) = ply.vert(bytes).unwrap_or((0, 0, 0, &[]));
     let stride = stride as usize;
     let vert_at = places.vert_data.unwrap_or(0);
     if stride == 0 && vcount > 0 {
@@ -180,12 +180,12 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             ));
         }
     }
-    if !subs.is_empty() && ply.vert().is_none() {
+    if !subs.is_empty() && ply.vert_header().is_none() {
         d.errors.push(Error::bad_value(bytes.len() as u64, "VERT", "the file has submeshes but no VERT chunk"));
     }
     let bump = subs.first().is_some_and(|s| s.bump);
     let format_size = layout.size();
-    if ply.vert().is_some() {
+    if ply.vert_header().is_some() {
         if let Some(msg) = layout.fit(stride as u32, bump) {
             d.errors.push(Error::bad_value(vert_at.saturating_sub(4), "VERT.vertex_size", msg));
         }
@@ -195,7 +195,7 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     }
 
     // Indices: every one must name a vertex.
-    let (wide, idata) = ply.indices().unwrap_or((false, &[]));
+    let (wide, idata) = ply.indices(bytes).unwrap_or((false, &[]));
     let iw = if wide { 4 } else { 2 };
     let icount = idata.len() / iw;
     let (index_at0, index_path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
@@ -217,7 +217,7 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             format!("index {v} is at or past the vertex count {vcount} ({bad} such indices)"),
         ));
     }
-    if ply.indices().is_some() {
+    if ply.indices(bytes).is_some() {
         d.checks.push(check("indices name vertices", bad == 0, format!("{icount} indices"), format!("{bad} at or past vertex count {vcount}"), Some(index_at0), &index_path));
     }
 
@@ -383,8 +383,8 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
                 n => skin.get(n as usize - 1).map(|x| lossy(x)).unwrap_or_else(|| format!("bone {n}?")),
             }).collect(),
             passes: Vec::new(),
-            vertex_source: ply.vert().map(|_| Source { file: 0, offset: vert_at + vs as u64 * stride as u64, stride: stride as u64 }),
-            index_source: ply.indices().map(|_| Source { file: 0, offset: index_at0 + (a * iw) as u64, stride: iw as u64 }),
+            vertex_source: ply.vert_header().map(|_| Source { file: 0, offset: vert_at + vs as u64 * stride as u64, stride: stride as u64 }),
+            index_source: ply.indices(bytes).map(|_| Source { file: 0, offset: index_at0 + (a * iw) as u64, stride: iw as u64 }),
         });
     }
     if subs.is_empty() && icount > 0 {
@@ -439,7 +439,7 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             ));
         }
     }
-    if ply.vert().is_some() {
+    if ply.vert_header().is_some() {
         let tail = layout.elems.iter().filter(|e| e.offset >= format_size).map(|e| format!("{} ({} bytes)", e.name, e.kind.len())).collect::<Vec<_>>();
         d.checks.push(check(
             "VERT.vertex_size holds the submesh format",

@@ -14,7 +14,7 @@ mod submesh;
 pub mod vertex;
 mod writer;
 
-pub use writer::write;
+pub use writer::{write, write_with};
 
 use crate::document::Decode;
 use crate::error::Error;
@@ -132,13 +132,42 @@ pub struct SubmAs2 {
     pub material: Name,
 }
 
+/// A large buffer (vertices, indices): bytes the builder made, or a range of the decoded
+/// file, so decoding does not copy the buffers; the writer takes the file to read them back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Buf {
+    Owned(Vec<u8>),
+    File { start: usize, len: usize },
+}
+
+impl Buf {
+    pub fn len(&self) -> usize {
+        match self {
+            Buf::Owned(v) => v.len(),
+            Buf::File { len, .. } => *len,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes, out of `file` for a file range (empty if the range is not in `file`).
+    pub fn get<'a>(&'a self, file: &'a [u8]) -> Option<&'a [u8]> {
+        match self {
+            Buf::Owned(v) => Some(v),
+            Buf::File { start, len } => file.get(*start..start.checked_add(*len)?),
+        }
+    }
+}
+
 /// One chunk, with what its writer needs to put the same bytes back.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chunk {
     /// `INDX` (u16) or `IND4` (u32, `wide`); `data` is the raw little-endian index array.
-    Indices { wide: bool, data: Vec<u8> },
+    Indices { wide: bool, data: Buf },
     /// `VERT`: `data` is `count * size` raw bytes.
-    Vert { count: u32, size: u16, flags: u16, data: Vec<u8> },
+    Vert { count: u32, size: u16, flags: u16, data: Buf },
     /// `BAS2`: polygons center, axis x, axis y; texture center, axis x, axis y.
     Bas2 { polygons: [[f32; 2]; 3], texture: [[f32; 2]; 3] },
     /// `InfG`: grid start/end and one u16 per face (`submesh:15, invalid:1`).
@@ -196,24 +225,35 @@ impl Ply {
         self.chunks.iter().map(Chunk::id).collect()
     }
 
-    /// The first `VERT`: (count, size, flags, data).
-    pub fn vert(&self) -> Option<(u32, u16, u16, &[u8])> {
+    /// The first `VERT`: (count, size, flags, data); `file` is the decoded file.
+    pub fn vert<'a>(&'a self, file: &'a [u8]) -> Option<(u32, u16, u16, &'a [u8])> {
         self.chunks.iter().find_map(|c| match c {
-            Chunk::Vert { count, size, flags, data } => Some((*count, *size, *flags, &data[..])),
+            Chunk::Vert { count, size, flags, data } => Some((*count, *size, *flags, data.get(file).unwrap_or(&[]))),
             _ => None,
         })
     }
 
-    /// The first index chunk: (wide, raw data).
-    pub fn indices(&self) -> Option<(bool, &[u8])> {
+    /// The first `VERT`'s count, vertex size and flags.
+    pub fn vert_header(&self) -> Option<(u32, u16, u16)> {
+        self.vert(&[]).map(|(c, s, f, _)| (c, s, f))
+    }
+
+    /// The first index chunk: (wide, raw data); `file` is the decoded file.
+    pub fn indices<'a>(&'a self, file: &'a [u8]) -> Option<(bool, &'a [u8])> {
         self.chunks.iter().find_map(|c| match c {
-            Chunk::Indices { wide, data } => Some((*wide, &data[..])),
+            Chunk::Indices { wide, data } => Some((*wide, data.get(file).unwrap_or(&[]))),
             _ => None,
         })
     }
 
     pub fn index_count(&self) -> usize {
-        self.indices().map(|(w, d)| d.len() / if w { 4 } else { 2 }).unwrap_or(0)
+        self.chunks
+            .iter()
+            .find_map(|c| match c {
+                Chunk::Indices { wide, data } => Some(data.len() / if *wide { 4 } else { 2 }),
+                _ => None,
+            })
+            .unwrap_or(0)
     }
 
     pub fn skin(&self) -> Option<&[Name]> {

@@ -79,8 +79,17 @@ fn mesh(w: &mut W, m: &MeshChunk) -> Result<()> {
     Ok(())
 }
 
+/// Writes a `Ply` whose buffers are all its own (built ones).
 pub fn write(ply: &Ply) -> Result<Vec<u8>> {
-    let mut w = W(Vec::new());
+    write_with(ply, &[])
+}
+
+/// Writes a `Ply`; buffers that are ranges of the decoded file are read from `file`.
+pub fn write_with(ply: &Ply, file: &[u8]) -> Result<Vec<u8>> {
+    let mut w = W(Vec::with_capacity(file.len()));
+    fn buf<'a>(b: &'a super::Buf, file: &'a [u8], at: usize, what: &str) -> Result<&'a [u8]> {
+        b.get(file).ok_or_else(|| Error::bad_value(at as u64, what, "the buffer is a range of a file that was not given"))
+    }
     w.b(ply.magic.fourcc());
     for c in &ply.chunks {
         w.b(c.id().as_bytes());
@@ -88,7 +97,8 @@ pub fn write(ply: &Ply) -> Result<Vec<u8>> {
             Chunk::Indices { wide, data } => {
                 let n = data.len() / if *wide { 4 } else { 2 };
                 w.count(n, "index_count")?;
-                w.b(data);
+                let d = buf(data, file, w.0.len(), "indices")?;
+                w.b(d);
             }
             Chunk::Vert { count, size, flags, data } => {
                 if *count as u64 * *size as u64 != data.len() as u64 {
@@ -97,7 +107,8 @@ pub fn write(ply: &Ply) -> Result<Vec<u8>> {
                 w.u32(*count);
                 w.u16(*size);
                 w.u16(*flags);
-                w.b(data);
+                let d = buf(data, file, w.0.len(), "VERT.vertices")?;
+                w.b(d);
             }
             Chunk::Bas2 { polygons, texture } => {
                 for v in polygons.iter().chain(texture) {
