@@ -313,9 +313,16 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         lod.bone_names.push("(mesh transform)".into());
         lod.bone_names.extend(skin.iter().map(|n| lossy(n)));
         let mut owner = vec![u32::MAX; vcount];
+        // Submesh ranges may overlap; a budget of a few passes over the indices keeps a
+        // file of many overlapping submeshes linear.
+        let mut budget = indices.len().saturating_mul(4).saturating_add(1 << 20);
         for (k, s) in subs.iter().enumerate() {
             let a = (s.face_start.max(0) as usize).saturating_mul(3).min(indices.len());
             let b = ((s.face_start + s.face_count).max(0) as usize).saturating_mul(3).min(indices.len()).max(a);
+            if b - a > budget {
+                break;
+            }
+            budget -= b - a;
             for &i in indices.get(a..b).unwrap_or(&[]) {
                 if let Some(o) = owner.get_mut(i as usize) {
                     if *o == u32::MAX { *o = k as u32; }
@@ -355,12 +362,16 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     lod.indices = indices;
 
     let mirrored_file = ply.mirrored();
+    let mut budget = icount.saturating_mul(4).saturating_add(1 << 20);
     for s in &mut subs {
         let a = (s.face_start.max(0) as u64 * 3).min(icount as u64) as usize;
         let b = (((s.face_start + s.face_count).max(0) as u64) * 3).min(icount as u64).max(a as u64) as usize;
         let (vs, vc) = match s.vertex_range {
             Some(r) => r,
+            // Past the budget (many overlapping submeshes) a section names every vertex.
+            None if b - a > budget => (0, vcount as u32),
             None => {
+                budget -= b - a;
                 let used = lod.indices.get(a..b).unwrap_or(&[]).iter().filter(|&&i| tris_valid(i as usize));
                 let (mut lo, mut hi) = (u32::MAX, 0u32);
                 for &i in used {
