@@ -144,3 +144,31 @@ fn pm01_sections_use_their_stored_vertex_ranges() {
     assert!(f.value.contains("skin 4 bones") && f.value.contains("wind"), "{}", f.value);
     assert_eq!(doc.mesh.lods[0].sections[0].bones, ["knee", "(mesh transform)", "hip"]);
 }
+
+#[test]
+fn many_overlapping_submeshes_stay_linear() {
+    use meshscope::formats::gem_ply::builder::{Builder, Vertex};
+    use meshscope::formats::gem_ply::vertex::Layout;
+    use meshscope::formats::gem_ply::{Element, Magic, Sbm1};
+    // 30 SBM1 chunks all naming the same 20000 faces (over vertices 1..=8 of 10): walking
+    // every range would be 30 passes; past a budget of a few passes the sections name every
+    // vertex instead of measuring their range.
+    let el = |t| Element { type_usage: t, usage_index: 0, stream: 0 };
+    let elements = vec![el(0x02)];
+    let (l, _) = Layout::from_elements(&elements, meshscope::Confidence::Proven, "");
+    let verts: Vec<Vertex> = (0..10).map(|k| Vertex { position: [k as f32, 0.0, 0.0], ..Default::default() }).collect();
+    let idx: Vec<u16> = (0..60000u32).map(|i| (1 + i % 8) as u16).collect();
+    let mut b = Builder::new(Magic::Eply);
+    for _ in 0..30 {
+        b = b.chunk(Chunk::Sbm1(Sbm1 { elements: elements.clone(), face_count: 20000, ..Default::default() }));
+    }
+    let bytes = b.vert(&l, 12, 0, &verts).indx(&idx).build().unwrap();
+    let doc = meshscope::open("overlap.ply", bytes);
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    let secs = &doc.mesh.lods[0].sections;
+    assert_eq!(secs.len(), 30);
+    assert_eq!((secs[0].vertex_start, secs[0].vertex_count), (1, 8));
+    assert_eq!((secs[29].vertex_start, secs[29].vertex_count), (0, 10));
+    // The faces are counted 30 times over: the coverage check says so.
+    assert!(doc.checks.iter().any(|c| c.name == "submesh faces cover the triangles" && !c.passed));
+}

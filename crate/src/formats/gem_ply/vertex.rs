@@ -363,3 +363,49 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
         parts.join(", ")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(l: &Layout) -> Vec<(&str, u32, u32)> {
+        l.elems.iter().map(|e| (e.name.as_str(), e.offset, e.kind.len())).collect()
+    }
+
+    #[test]
+    fn fvf_layouts_follow_direct3d_order() {
+        // gun2.ply: XYZB2 + LASTBETA_UBYTE4 + normal + 1 texcoord = 40 bytes, +16 tangent = 56.
+        let mut l = Layout::from_fvf(0x1118);
+        assert_eq!(
+            shape(&l),
+            [("position", 0, 12), ("blend_weight", 12, 4), ("blend_indices", 16, 4), ("normal", 20, 12), ("uv0", 32, 8)]
+        );
+        assert!(l.fit(56, true).is_none());
+        assert_eq!(shape(&l).last(), Some(&("tangent", 40, 16)));
+        // enumerator1.ply: position, normal, diffuse, one texcoord = 36 bytes.
+        let l = Layout::from_fvf(0x152);
+        assert_eq!(shape(&l)[2], ("diffuse_color", 24, 4));
+        assert_eq!(l.size(), 36);
+        // 4 bones: three f32 weights before the indices.
+        assert_eq!(shape(&Layout::from_fvf(0x100c))[1], ("blend_weight", 12, 12));
+    }
+
+    #[test]
+    fn fitting_drops_what_does_not_fit_and_marks_the_rest() {
+        let mut l = Layout::from_fvf(0x152);
+        assert!(l.fit(30, false).is_some(), "36 bytes do not fit in 30");
+        assert_eq!(l.size(), 30);
+        assert_eq!(l.elems.last().map(|e| e.sem), Some(Sem::Unexplained));
+        let mut l = Layout::from_fvf(0x112);
+        l.fit(40, false);
+        assert_eq!(shape(&l).last(), Some(&("unexplained", 32, 8)));
+    }
+
+    #[test]
+    fn element_lists_name_each_field_once() {
+        let e = |t| Element { type_usage: t, usage_index: 0, stream: 0 };
+        let (l, err) = Layout::from_elements(&[e(0x02), e(0x02), e(0x37), e(0x09)], Confidence::Proven, "");
+        assert!(err.unwrap().contains("type 9"));
+        assert_eq!(shape(&l), [("position", 0, 12), ("position_1", 12, 12), ("uv0", 24, 8)]);
+    }
+}
