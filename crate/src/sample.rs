@@ -41,7 +41,10 @@ pub fn sample_ply() -> Vec<u8> {
     let idx16: Vec<u16> = idx.iter().map(|&i| i as u16).collect();
     // Every other ring casts no shadow, so the per-face array is not all one value.
     let shadow = (0..faces).map(|f| ((f / 24) % 2 == 0) as u8).collect();
-    b = b.vert(&layout, stride, 0x2, &verts).indx(&idx16).chunk(Chunk::Shdw(shadow));
+    b = b
+        .vert(&layout, stride, 0x2, &verts)
+        .indx(&idx16)
+        .chunk(Chunk::Shdw(shadow));
     // The builder writes what it was given; nothing here can exceed a format limit.
     b.build().unwrap_or_default()
 }

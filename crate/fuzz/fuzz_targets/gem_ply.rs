@@ -6,7 +6,9 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     // The first byte picks the magic, so every input reaches the chunk loop.
-    let Some((&m, rest)) = data.split_first() else { return };
+    let Some((&m, rest)) = data.split_first() else {
+        return;
+    };
     let magic: &[u8; 4] = match m % 3 {
         0 => b"EPLY",
         1 => b"BPLY",
@@ -21,7 +23,11 @@ fuzz_target!(|data: &[u8]| {
     // must give back every byte.
     let p = meshscope::formats::gem_ply::parse(&doc.bytes);
     if !p.stopped {
-        let w = meshscope::formats::gem_ply::write_with(&p.ply, &doc.bytes).expect("a parsed file writes");
-        assert!(w == doc.bytes, "a fully parsed file must write back identical");
+        let w = meshscope::formats::gem_ply::write_with(&p.ply, &doc.bytes)
+            .expect("a parsed file writes");
+        assert!(
+            w == doc.bytes,
+            "a fully parsed file must write back identical"
+        );
     }
 });

@@ -5,7 +5,9 @@ use meshscope::formats::Details;
 use serde_json::{json, Value};
 
 pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
-    let Details::GemPly(p) = &doc.details else { return None };
+    let Details::GemPly(p) = &doc.details else {
+        return None;
+    };
     let (vertex_count, vertex_size) = p.vert_header().map(|(c, s, _)| (c, s)).unwrap_or((0, 0));
     Some((
         "gem_ply",

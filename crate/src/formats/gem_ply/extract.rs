@@ -35,10 +35,12 @@ fn subs_of(p: &Parsed) -> Vec<Sub> {
     let mut places = p.places.subs.iter();
     for c in &p.ply.chunks {
         let (path, at) = match c {
-            Chunk::Mesh(_) | Chunk::Sbm1(_) | Chunk::Subm(_) | Chunk::SubmAs2(_) => match places.next() {
-                Some(pl) => (pl.path.clone(), pl.face_count_at),
-                None => continue,
-            },
+            Chunk::Mesh(_) | Chunk::Sbm1(_) | Chunk::Subm(_) | Chunk::SubmAs2(_) => {
+                match places.next() {
+                    Some(pl) => (pl.path.clone(), pl.face_count_at),
+                    None => continue,
+                }
+            }
             _ => continue,
         };
         let s = match c {
@@ -49,7 +51,13 @@ fn subs_of(p: &Parsed) -> Vec<Sub> {
                 face_count_at: at,
                 two_sided: m.flags & 1 != 0,
                 mirrored: m.flags & 0x40 != 0,
-                name: lossy(m.material.as_ref().or(m.textures.first()).map(|v| &v[..]).unwrap_or(b"")),
+                name: lossy(
+                    m.material
+                        .as_ref()
+                        .or(m.textures.first())
+                        .map(|v| &v[..])
+                        .unwrap_or(b""),
+                ),
                 bone_map: m.bone_map.clone(),
                 layout: Layout::from_fvf(m.fvf),
                 layout_error: None,
@@ -57,7 +65,8 @@ fn subs_of(p: &Parsed) -> Vec<Sub> {
                 vertex_range: None,
             },
             Chunk::Sbm1(s) => {
-                let (layout, layout_error) = Layout::from_elements(&s.elements, Confidence::Proven, VENDOR);
+                let (layout, layout_error) =
+                    Layout::from_elements(&s.elements, Confidence::Proven, VENDOR);
                 Sub {
                     path,
                     face_start: s.face_start as i64,
@@ -115,8 +124,22 @@ fn subs_of(p: &Parsed) -> Vec<Sub> {
     out
 }
 
-fn check(name: &str, passed: bool, stored: String, measured: String, offset: Option<u64>, path: &str) -> Check {
-    Check { name: name.into(), passed, stored, measured, offset, path: path.into() }
+fn check(
+    name: &str,
+    passed: bool,
+    stored: String,
+    measured: String,
+    offset: Option<u64>,
+    path: &str,
+) -> Check {
+    Check {
+        name: name.into(),
+        passed,
+        stored,
+        measured,
+        offset,
+        path: path.into(),
+    }
 }
 
 fn index_at(data: &[u8], wide: bool, i: usize) -> u32 {
@@ -136,7 +159,13 @@ fn index_at(data: &[u8], wide: bool, i: usize) -> u32 {
 pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     let mut d = Decode::default();
     let mut subs = subs_of(&p);
-    let Parsed { ply, fields, errors, places, .. } = p;
+    let Parsed {
+        ply,
+        fields,
+        errors,
+        places,
+        ..
+    } = p;
     d.fields = fields;
     d.errors = errors;
 
@@ -144,7 +173,11 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     let stride = stride as usize;
     let vert_at = places.vert_data.unwrap_or(0);
     if stride == 0 && vcount > 0 {
-        d.errors.push(Error::bad_value(vert_at.saturating_sub(4), "VERT.vertex_size", "vertex_size is 0 with vertices stored"));
+        d.errors.push(Error::bad_value(
+            vert_at.saturating_sub(4),
+            "VERT.vertex_size",
+            "vertex_size is 0 with vertices stored",
+        ));
     }
     let vcount = if stride == 0 { 0 } else { vdata.len() / stride };
 
@@ -168,7 +201,11 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     };
     for s in &subs {
         if let Some(msg) = &s.layout_error {
-            d.errors.push(Error::unsupported(s.face_count_at, format!("{}.vertex_elements", s.path), msg.clone()));
+            d.errors.push(Error::unsupported(
+                s.face_count_at,
+                format!("{}.vertex_elements", s.path),
+                msg.clone(),
+            ));
         }
     }
     for s in subs.iter().skip(1) {
@@ -176,21 +213,37 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             d.errors.push(Error::bad_value(
                 s.face_count_at,
                 s.path.clone(),
-                format!("vertex format differs from {}'s; the shared VERT is decoded with the first", subs[0].path),
+                format!(
+                    "vertex format differs from {}'s; the shared VERT is decoded with the first",
+                    subs[0].path
+                ),
             ));
         }
     }
     if !subs.is_empty() && ply.vert_header().is_none() {
-        d.errors.push(Error::bad_value(bytes.len() as u64, "VERT", "the file has submeshes but no VERT chunk"));
+        d.errors.push(Error::bad_value(
+            bytes.len() as u64,
+            "VERT",
+            "the file has submeshes but no VERT chunk",
+        ));
     }
     let bump = subs.first().is_some_and(|s| s.bump);
     let format_size = layout.size();
     if ply.vert_header().is_some() {
         if let Some(msg) = layout.fit(stride as u32, bump) {
-            d.errors.push(Error::bad_value(vert_at.saturating_sub(4), "VERT.vertex_size", msg));
+            d.errors.push(Error::bad_value(
+                vert_at.saturating_sub(4),
+                "VERT.vertex_size",
+                msg,
+            ));
         }
         if vcount > 0 && stride > 0 {
-            d.fields.add_region(layout.region(vert_at, stride as u64, vcount as u64, "VERT.vertices"));
+            d.fields.add_region(layout.region(
+                vert_at,
+                stride as u64,
+                vcount as u64,
+                "VERT.vertices",
+            ));
         }
     }
 
@@ -198,7 +251,10 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     let (wide, idata) = ply.indices(bytes).unwrap_or((false, &[]));
     let iw = if wide { 4 } else { 2 };
     let icount = idata.len() / iw;
-    let (index_at0, index_path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
+    let (index_at0, index_path) = places
+        .index_data
+        .clone()
+        .unwrap_or((0, "INDX.indices".into()));
     let mut indices = Vec::with_capacity(icount);
     let mut bad = 0usize;
     let mut first_bad = None;
@@ -218,7 +274,14 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         ));
     }
     if ply.indices(bytes).is_some() {
-        d.checks.push(check("indices name vertices", bad == 0, format!("{icount} indices"), format!("{bad} at or past vertex count {vcount}"), Some(index_at0), &index_path));
+        d.checks.push(check(
+            "indices name vertices",
+            bad == 0,
+            format!("{icount} indices"),
+            format!("{bad} at or past vertex count {vcount}"),
+            Some(index_at0),
+            &index_path,
+        ));
     }
 
     // Face ranges.
@@ -231,26 +294,61 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             d.errors.push(Error::bad_value(
                 s.face_count_at,
                 format!("{}.face_count", s.path),
-                format!("faces {}..{} run past the {tris} triangles of the index chunk", s.face_start, end),
+                format!(
+                    "faces {}..{} run past the {tris} triangles of the index chunk",
+                    s.face_start, end
+                ),
             ));
         }
     }
     if !subs.is_empty() {
-        d.checks.push(check("submesh faces cover the triangles", face_sum == tris as i64, format!("{face_sum} faces in submeshes"), format!("{tris} triangles"), None, ""));
+        d.checks.push(check(
+            "submesh faces cover the triangles",
+            face_sum == tris as i64,
+            format!("{face_sum} faces in submeshes"),
+            format!("{tris} triangles"),
+            None,
+            "",
+        ));
     }
     for (path, at, n) in &places.face_counts {
-        d.checks.push(check(&format!("{path} = triangles"), *n == tris as u64, n.to_string(), tris.to_string(), Some(*at), path));
+        d.checks.push(check(
+            &format!("{path} = triangles"),
+            *n == tris as u64,
+            n.to_string(),
+            tris.to_string(),
+            Some(*at),
+            path,
+        ));
     }
 
     // The mesh.
-    let mut lod = Lod { name: "lod0".into(), ..Default::default() };
+    let mut lod = Lod {
+        name: "lod0".into(),
+        ..Default::default()
+    };
     let has = |sem: Sem| layout.elems.iter().find(|e| e.sem == sem).cloned();
     let pos = has(Sem::Position);
     let nor = has(Sem::Normal);
     let tan = has(Sem::Tangent);
-    let mut uv_elems: Vec<_> = layout.elems.iter().filter_map(|e| match e.sem { Sem::Uv(k) => Some((k, e.clone())), _ => None }).collect();
+    let mut uv_elems: Vec<_> = layout
+        .elems
+        .iter()
+        .filter_map(|e| match e.sem {
+            Sem::Uv(k) => Some((k, e.clone())),
+            _ => None,
+        })
+        .collect();
     uv_elems.sort_by_key(|(k, _)| *k);
-    let col = layout.elems.iter().filter(|e| matches!(e.sem, Sem::Color(_))).min_by_key(|e| match e.sem { Sem::Color(k) => k, _ => 0 }).cloned();
+    let col = layout
+        .elems
+        .iter()
+        .filter(|e| matches!(e.sem, Sem::Color(_)))
+        .min_by_key(|e| match e.sem {
+            Sem::Color(k) => k,
+            _ => 0,
+        })
+        .cloned();
     let wts = has(Sem::Weights);
     let idx = has(Sem::Indices);
     let double = vflags & 1 == 0;
@@ -264,12 +362,16 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     if stride > 0 {
         let n = vcount;
         lod.positions.reserve(n * 3);
-        if nor.is_some() { lod.normals.reserve(n * 3); }
+        if nor.is_some() {
+            lod.normals.reserve(n * 3);
+        }
         lod.uvs = vec![Vec::with_capacity(n * 2); uv_elems.len()];
         let mut t = [0f32; 4];
         for v in vdata.chunks_exact(stride) {
             t = [0.0; 4];
-            if let Some(e) = &pos { field(v, e, &mut t); }
+            if let Some(e) = &pos {
+                field(v, e, &mut t);
+            }
             lod.positions.extend_from_slice(&t[..3]);
             if let Some(e) = &nor {
                 t = [0.0; 4];
@@ -284,23 +386,35 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             for (k, (_, e)) in uv_elems.iter().enumerate() {
                 t = [0.0; 4];
                 field(v, e, &mut t);
-                if let Some(u) = lod.uvs.get_mut(k) { u.extend_from_slice(&t[..2]); }
+                if let Some(u) = lod.uvs.get_mut(k) {
+                    u.extend_from_slice(&t[..2]);
+                }
             }
             if let Some(e) = &col {
                 t = [0.0, 0.0, 0.0, 1.0];
                 field(v, e, &mut t);
-                if double { for c in &mut t[..3] { *c *= 2.0; } }
+                if double {
+                    for c in &mut t[..3] {
+                        *c *= 2.0;
+                    }
+                }
                 lod.colors.extend_from_slice(&t);
             }
             if wts.is_some() || idx.is_some() {
                 let mut w = [0f32; 4];
-                let nw = wts.as_ref().map(|e| field(v, e, &mut w)).unwrap_or(0).min(4);
+                let nw = wts
+                    .as_ref()
+                    .map(|e| field(v, e, &mut w))
+                    .unwrap_or(0)
+                    .min(4);
                 if nw < 4 {
                     w[nw] = 1.0 - w[..nw].iter().sum::<f32>();
                 }
                 lod.weights.extend_from_slice(&w);
                 let mut j = [0f32; 4];
-                if let Some(e) = &idx { field(v, e, &mut j); }
+                if let Some(e) = &idx {
+                    field(v, e, &mut j);
+                }
                 lod.joints.extend(j.iter().map(|&x| x as u16));
             }
         }
@@ -317,25 +431,41 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         // file of many overlapping submeshes linear.
         let mut budget = indices.len().saturating_mul(4).saturating_add(1 << 20);
         for (k, s) in subs.iter().enumerate() {
-            let a = (s.face_start.max(0) as usize).saturating_mul(3).min(indices.len());
-            let b = ((s.face_start + s.face_count).max(0) as usize).saturating_mul(3).min(indices.len()).max(a);
+            let a = (s.face_start.max(0) as usize)
+                .saturating_mul(3)
+                .min(indices.len());
+            let b = ((s.face_start + s.face_count).max(0) as usize)
+                .saturating_mul(3)
+                .min(indices.len())
+                .max(a);
             if b - a > budget {
                 break;
             }
             budget -= b - a;
             for &i in indices.get(a..b).unwrap_or(&[]) {
                 if let Some(o) = owner.get_mut(i as usize) {
-                    if *o == u32::MAX { *o = k as u32; }
+                    if *o == u32::MAX {
+                        *o = k as u32;
+                    }
                 }
             }
         }
         let mut past = None;
         for (vi, j4) in lod.joints.chunks_exact_mut(4).enumerate() {
-            let map = owner.get(vi).and_then(|&o| subs.get(o as usize)).and_then(|s| s.bone_map.as_ref());
+            let map = owner
+                .get(vi)
+                .and_then(|&o| subs.get(o as usize))
+                .and_then(|s| s.bone_map.as_ref());
             let Some(map) = map else { continue };
             for (slot, j) in j4.iter_mut().enumerate() {
                 match map.get(*j as usize) {
-                    Some(&g) => *j = if (g as usize) <= skin.len() { g as u16 } else { 0 },
+                    Some(&g) => {
+                        *j = if (g as usize) <= skin.len() {
+                            g as u16
+                        } else {
+                            0
+                        }
+                    }
                     None => {
                         // Only weighted slots must resolve; unused slots often hold 0.
                         past.get_or_insert((vi, slot, *j));
@@ -355,7 +485,14 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         for s in &subs {
             if let Some(map) = &s.bone_map {
                 let worst = map.iter().copied().max().unwrap_or(0);
-                d.checks.push(check(&format!("{}.bone_map names SKIN bones", s.path), worst as usize <= skin.len(), format!("largest entry {worst}"), format!("{} SKIN bones", skin.len()), None, &format!("{}.bone_map", s.path)));
+                d.checks.push(check(
+                    &format!("{}.bone_map names SKIN bones", s.path),
+                    worst as usize <= skin.len(),
+                    format!("largest entry {worst}"),
+                    format!("{} SKIN bones", skin.len()),
+                    None,
+                    &format!("{}.bone_map", s.path),
+                ));
             }
         }
     }
@@ -365,20 +502,31 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     let mut budget = icount.saturating_mul(4).saturating_add(1 << 20);
     for s in &mut subs {
         let a = (s.face_start.max(0) as u64 * 3).min(icount as u64) as usize;
-        let b = (((s.face_start + s.face_count).max(0) as u64) * 3).min(icount as u64).max(a as u64) as usize;
+        let b = (((s.face_start + s.face_count).max(0) as u64) * 3)
+            .min(icount as u64)
+            .max(a as u64) as usize;
         let (vs, vc) = match s.vertex_range {
             Some(r) => r,
             // Past the budget (many overlapping submeshes) a section names every vertex.
             None if b - a > budget => (0, vcount as u32),
             None => {
                 budget -= b - a;
-                let used = lod.indices.get(a..b).unwrap_or(&[]).iter().filter(|&&i| tris_valid(i as usize));
+                let used = lod
+                    .indices
+                    .get(a..b)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter(|&&i| tris_valid(i as usize));
                 let (mut lo, mut hi) = (u32::MAX, 0u32);
                 for &i in used {
                     lo = lo.min(i);
                     hi = hi.max(i);
                 }
-                if lo == u32::MAX { (0, 0) } else { (lo, hi - lo + 1) }
+                if lo == u32::MAX {
+                    (0, 0)
+                } else {
+                    (lo, hi - lo + 1)
+                }
             }
         };
         lod.sections.push(Section {
@@ -389,13 +537,29 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             vertex_count: vc,
             two_sided: s.two_sided,
             mirrored: mirrored_file || s.mirrored,
-            bones: s.bone_map.iter().flatten().map(|&g| match g {
-                0 => "(mesh transform)".to_string(),
-                n => skin.get(n as usize - 1).map(|x| lossy(x)).unwrap_or_else(|| format!("bone {n}?")),
-            }).collect(),
+            bones: s
+                .bone_map
+                .iter()
+                .flatten()
+                .map(|&g| match g {
+                    0 => "(mesh transform)".to_string(),
+                    n => skin
+                        .get(n as usize - 1)
+                        .map(|x| lossy(x))
+                        .unwrap_or_else(|| format!("bone {n}?")),
+                })
+                .collect(),
             passes: Vec::new(),
-            vertex_source: ply.vert_header().map(|_| Source { file: 0, offset: vert_at + vs as u64 * stride as u64, stride: stride as u64 }),
-            index_source: ply.indices(bytes).map(|_| Source { file: 0, offset: index_at0 + (a * iw) as u64, stride: iw as u64 }),
+            vertex_source: ply.vert_header().map(|_| Source {
+                file: 0,
+                offset: vert_at + vs as u64 * stride as u64,
+                stride: stride as u64,
+            }),
+            index_source: ply.indices(bytes).map(|_| Source {
+                file: 0,
+                offset: index_at0 + (a * iw) as u64,
+                stride: iw as u64,
+            }),
         });
     }
     if subs.is_empty() && icount > 0 {
@@ -404,8 +568,16 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             index_count: icount as u32,
             vertex_count: vcount as u32,
             mirrored: mirrored_file,
-            vertex_source: Some(Source { file: 0, offset: vert_at, stride: stride as u64 }),
-            index_source: Some(Source { file: 0, offset: index_at0, stride: iw as u64 }),
+            vertex_source: Some(Source {
+                file: 0,
+                offset: vert_at,
+                stride: stride as u64,
+            }),
+            index_source: Some(Source {
+                file: 0,
+                offset: index_at0,
+                stride: iw as u64,
+            }),
             ..Default::default()
         });
     }
@@ -416,7 +588,11 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         match c {
             Chunk::Shdw(s) if lod.shadow.is_empty() => lod.shadow = s.clone(),
             Chunk::Adja(a) if lod.adjacency.is_empty() => {
-                lod.adjacency = a.iter().flatten().map(|&n| if n == 0xffff { u32::MAX } else { n as u32 }).collect();
+                lod.adjacency = a
+                    .iter()
+                    .flatten()
+                    .map(|&n| if n == 0xffff { u32::MAX } else { n as u32 })
+                    .collect();
             }
             Chunk::Bas2 { polygons, texture } => {
                 let g = grid.get_or_insert_with(Grid::default);
@@ -436,10 +612,13 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     lod.grid = grid;
 
     // Checks on the vertices.
-    if let Some(Chunk::Bnds { min, max }) = ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. })) {
+    if let Some(Chunk::Bnds { min, max }) =
+        ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. }))
+    {
         if let Some((mn, mx)) = bounds_of(&lod.positions) {
             let tol = |a: f32| 1e-4 * a.abs().max(1.0);
-            let contains = (0..3).all(|k| min[k] <= mn[k] + tol(mn[k]) && max[k] >= mx[k] - tol(mx[k]));
+            let contains =
+                (0..3).all(|k| min[k] <= mn[k] + tol(mn[k]) && max[k] >= mx[k] - tol(mx[k]));
             d.checks.push(check(
                 "BNDS contains the positions",
                 contains,
@@ -451,20 +630,39 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         }
     }
     if ply.vert_header().is_some() {
-        let tail = layout.elems.iter().filter(|e| e.offset >= format_size).map(|e| format!("{} ({} bytes)", e.name, e.kind.len())).collect::<Vec<_>>();
+        let tail = layout
+            .elems
+            .iter()
+            .filter(|e| e.offset >= format_size)
+            .map(|e| format!("{} ({} bytes)", e.name, e.kind.len()))
+            .collect::<Vec<_>>();
         d.checks.push(check(
             "VERT.vertex_size holds the submesh format",
             format_size as usize <= stride,
             format!("{stride} bytes"),
-            if tail.is_empty() { format!("{format_size} bytes from the format") } else { format!("{format_size} bytes from the format, then {}", tail.join(", ")) },
+            if tail.is_empty() {
+                format!("{format_size} bytes from the format")
+            } else {
+                format!(
+                    "{format_size} bytes from the format, then {}",
+                    tail.join(", ")
+                )
+            },
             Some(vert_at.saturating_sub(4)),
             "VERT.vertex_size",
         ));
     }
-    if let Some(t) = layout.elems.iter().find(|e| e.sem == Sem::Tangent && e.offset >= format_size) {
+    if let Some(t) = layout
+        .elems
+        .iter()
+        .find(|e| e.sem == Sem::Tangent && e.offset >= format_size)
+    {
         let (mut worst_dot, mut signs_ok) = (0f32, true);
         for (k, tv) in lod.tangents.chunks_exact(4).enumerate() {
-            let nv = lod.normals.get(k * 3..k * 3 + 3).unwrap_or(&[0.0, 0.0, 0.0]);
+            let nv = lod
+                .normals
+                .get(k * 3..k * 3 + 3)
+                .unwrap_or(&[0.0, 0.0, 0.0]);
             let dot = tv[0] * nv[0] + tv[1] * nv[1] + tv[2] * nv[2];
             worst_dot = worst_dot.max(dot.abs());
             signs_ok &= tv[3] == 1.0 || tv[3] == -1.0;
@@ -480,21 +678,49 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
     }
     if let Some(u) = layout.elems.iter().find(|e| e.sem == Sem::Unexplained) {
         let (o, l) = (u.offset as usize, u.kind.len() as usize);
-        let zero = vdata.chunks_exact(stride.max(1)).all(|v| v.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
-        d.facts.push(("unexplained vertex bytes".into(), format!("{l} at offset {o}{}", if zero { ", zero in every vertex" } else { "" })));
+        let zero = vdata
+            .chunks_exact(stride.max(1))
+            .all(|v| v.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
+        d.facts.push((
+            "unexplained vertex bytes".into(),
+            format!(
+                "{l} at offset {o}{}",
+                if zero { ", zero in every vertex" } else { "" }
+            ),
+        ));
     }
     for c in &ply.chunks {
         if let Chunk::SubmAs2(s) = c {
-            d.checks.push(check("SUBM unknown[1] = VERT vertex count", s.unknown[1] as usize == vcount, s.unknown[1].to_string(), vcount.to_string(), None, "SUBM[0].unknown[1]"));
+            d.checks.push(check(
+                "SUBM unknown[1] = VERT vertex count",
+                s.unknown[1] as usize == vcount,
+                s.unknown[1].to_string(),
+                vcount.to_string(),
+                None,
+                "SUBM[0].unknown[1]",
+            ));
         }
     }
 
-    d.facts.push(("vertices".into(), format!("{vcount} x {stride} bytes, flags 0x{vflags:x}")));
+    d.facts.push((
+        "vertices".into(),
+        format!("{vcount} x {stride} bytes, flags 0x{vflags:x}"),
+    ));
     d.facts.push(("vertex layout".into(), layout.describe()));
-    d.facts.push(("indices".into(), format!("{icount} ({} bit)", iw * 8)));
-    d.facts.push(("submeshes".into(), subs.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(", ")));
+    d.facts
+        .push(("indices".into(), format!("{icount} ({} bit)", iw * 8)));
+    d.facts.push((
+        "submeshes".into(),
+        subs.iter()
+            .map(|s| s.name.clone())
+            .collect::<Vec<_>>()
+            .join(", "),
+    ));
     if !skin.is_empty() {
-        d.facts.push(("bones".into(), skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", ")));
+        d.facts.push((
+            "bones".into(),
+            skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", "),
+        ));
     }
     d.mesh = Mesh { lods: vec![lod] };
     d.details = Details::GemPly(ply_keep(ply));

@@ -165,14 +165,32 @@ impl Buf {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chunk {
     /// `INDX` (u16) or `IND4` (u32, `wide`); `data` is the raw little-endian index array.
-    Indices { wide: bool, data: Buf },
+    Indices {
+        wide: bool,
+        data: Buf,
+    },
     /// `VERT`: `data` is `count * size` raw bytes.
-    Vert { count: u32, size: u16, flags: u16, data: Buf },
+    Vert {
+        count: u32,
+        size: u16,
+        flags: u16,
+        data: Buf,
+    },
     /// `BAS2`: polygons center, axis x, axis y; texture center, axis x, axis y.
-    Bas2 { polygons: [[f32; 2]; 3], texture: [[f32; 2]; 3] },
+    Bas2 {
+        polygons: [[f32; 2]; 3],
+        texture: [[f32; 2]; 3],
+    },
     /// `InfG`: grid start/end and one u16 per face (`submesh:15, invalid:1`).
-    InfG { start: [i32; 2], end: [i32; 2], faces: Vec<u16> },
-    Bnds { min: [f32; 3], max: [f32; 3] },
+    InfG {
+        start: [i32; 2],
+        end: [i32; 2],
+        faces: Vec<u16>,
+    },
+    Bnds {
+        min: [f32; 3],
+        max: [f32; 3],
+    },
     /// `ADJA`: three neighbour faces per face, 0xFFFF none.
     Adja(Vec<[u16; 3]>),
     /// `SHDW`: a u8 per face, 1 casts a shadow.
@@ -216,7 +234,10 @@ pub struct Ply {
 
 impl Default for Ply {
     fn default() -> Self {
-        Ply { magic: Magic::Eply, chunks: Vec::new() }
+        Ply {
+            magic: Magic::Eply,
+            chunks: Vec::new(),
+        }
     }
 }
 
@@ -228,7 +249,12 @@ impl Ply {
     /// The first `VERT`: (count, size, flags, data); `file` is the decoded file.
     pub fn vert<'a>(&'a self, file: &'a [u8]) -> Option<(u32, u16, u16, &'a [u8])> {
         self.chunks.iter().find_map(|c| match c {
-            Chunk::Vert { count, size, flags, data } => Some((*count, *size, *flags, data.get(file).unwrap_or(&[]))),
+            Chunk::Vert {
+                count,
+                size,
+                flags,
+                data,
+            } => Some((*count, *size, *flags, data.get(file).unwrap_or(&[]))),
             _ => None,
         })
     }
@@ -322,7 +348,8 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     match Magic::from_fourcc(&magic) {
         Some(m) => p.ply.magic = m,
         None => {
-            p.errors.push(Error::bad_value(0, "magic", "not EPLY, BPLY or PM01"));
+            p.errors
+                .push(Error::bad_value(0, "magic", "not EPLY, BPLY or PM01"));
             p.stopped = true;
             return p;
         }
@@ -344,7 +371,9 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             p.errors.push(Error::bad_value(
                 at,
                 format!("chunk[{n}].id"),
-                format!("unknown chunk id \"{shown}\": a chunk stores no size, so decoding stops here"),
+                format!(
+                    "unknown chunk id \"{shown}\": a chunk stores no size, so decoding stops here"
+                ),
             ));
             p.stopped = true;
             break;
@@ -360,7 +389,11 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             }
         };
         let repeated = matches!(id, "MESH" | "SBM1" | "SUBM");
-        let path = if repeated || k > 0 { format!("{id}[{k}]") } else { id.to_string() };
+        let path = if repeated || k > 0 {
+            format!("{id}[{k}]")
+        } else {
+            id.to_string()
+        };
         match chunks::read_chunk(&mut p, &mut r, id, &path) {
             Ok(c) => {
                 // A chunk is a record from its id to its last byte (annotations anchor on it).
@@ -382,7 +415,8 @@ pub fn decode(bytes: &[u8]) -> Decode {
     let p = parse(bytes);
     let mut d = extract::finish(p, bytes);
     if let Details::GemPly(ref ply) = d.details {
-        d.facts.insert(0, ("chunks".into(), ply.chunk_ids().join(" ")));
+        d.facts
+            .insert(0, ("chunks".into(), ply.chunk_ids().join(" ")));
         d.facts.insert(0, ("magic".into(), ply.magic.name().into()));
     }
     d

@@ -60,7 +60,9 @@ impl Kind {
     fn format(self, sem: Sem) -> fn(&[u8]) -> String {
         match (self, sem) {
             (Kind::F32(n), Sem::Weights) if n < 4 => fmt::weights_f32,
-            (Kind::Unorm8(n), Sem::Weights) | (Kind::U8(n), Sem::Weights) if n < 4 => fmt::weights_u8,
+            (Kind::Unorm8(n), Sem::Weights) | (Kind::U8(n), Sem::Weights) if n < 4 => {
+                fmt::weights_u8
+            }
             (Kind::F32(_), _) => fmt::f32s,
             (Kind::U8(_), _) => fmt::u8s,
             (Kind::Unorm8(_), _) => fmt::unorm8,
@@ -141,12 +143,22 @@ pub const TANGENT_TAIL: &str = "observed: the 16 bytes bump-mapped vertices carr
 impl Layout {
     /// Bytes the fields take: they are laid out back to back, so the last one ends it.
     pub fn size(&self) -> u32 {
-        self.elems.last().map(|e| e.offset.saturating_add(e.kind.len())).unwrap_or(0)
+        self.elems
+            .last()
+            .map(|e| e.offset.saturating_add(e.kind.len()))
+            .unwrap_or(0)
     }
 
     fn push(&mut self, name: &str, kind: Kind, sem: Sem, confidence: Confidence, note: &str) {
         let offset = self.size();
-        self.elems.push(VElem { name: name.into(), offset, kind, sem, confidence, note: note.into() });
+        self.elems.push(VElem {
+            name: name.into(),
+            offset,
+            kind,
+            sem,
+            confidence,
+            note: note.into(),
+        });
         self.format_size = self.size();
     }
 
@@ -158,10 +170,17 @@ impl Layout {
     pub fn from_fvf(fvf: u32) -> Layout {
         let mut l = Layout::default();
         let pos = fvf & 0xe;
-        let order = "vendor description gives the type; its place in the vertex is observed in the samples";
+        let order =
+            "vendor description gives the type; its place in the vertex is observed in the samples";
         match pos {
             0 => {}
-            0x4 => l.push("position", Kind::F32(4), Sem::Position, I, "Direct3D XYZRHW: no sample"),
+            0x4 => l.push(
+                "position",
+                Kind::F32(4),
+                Sem::Position,
+                I,
+                "Direct3D XYZRHW: no sample",
+            ),
             _ => l.push("position", Kind::F32(3), Sem::Position, P, VENDOR),
         }
         if pos >= 0x6 {
@@ -186,7 +205,13 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
         }
         if fvf & 0x10 != 0 {
             if pos >= 0x6 {
-                l.push("normal", Kind::F32(3), Sem::Normal, O, "vendor description: float[3]; after the blend values in gun2.ply");
+                l.push(
+                    "normal",
+                    Kind::F32(3),
+                    Sem::Normal,
+                    O,
+                    "vendor description: float[3]; after the blend values in gun2.ply",
+                );
             } else {
                 l.push("normal", Kind::F32(3), Sem::Normal, P, VENDOR);
             }
@@ -198,7 +223,11 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
             l.push("specular_color", Kind::Color, Sem::Color(1), I, "vendor description: uint8[4]; place assumed after the diffuse color (Direct3D order), no sample");
         }
         for k in 0..((fvf >> 8) & 0xf) as u8 {
-            let (c, note) = if k == 0 { (O, order) } else { (I, "vendor description: N x float[2]; sets after the first assumed to follow it, no sample") };
+            let (c, note) = if k == 0 {
+                (O, order)
+            } else {
+                (I, "vendor description: N x float[2]; sets after the first assumed to follow it, no sample")
+            };
             l.push(&format!("uv{k}"), Kind::F32(2), Sem::Uv(k), c, note);
         }
         if fvf & 0x8000_e000 == 0x8000_e000 {
@@ -209,13 +238,22 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
 
     /// `SBM1` / AS2 `SUBM` vertex elements, in list order. Returns an error message for an
     /// element type the description does not list (the layout stops there).
-    pub fn from_elements(elements: &[Element], conf: Confidence, note: &str) -> (Layout, Option<String>) {
+    pub fn from_elements(
+        elements: &[Element],
+        conf: Confidence,
+        note: &str,
+    ) -> (Layout, Option<String>) {
         let mut l = Layout::default();
         let mut names = std::collections::HashSet::new();
         for (i, e) in elements.iter().enumerate() {
             // A vertex is at most 65535 bytes (u16 vertex_size): fields past that never fit.
             if l.size() > u16::MAX as u32 {
-                return (l, Some(format!("the vertex elements run past 65535 bytes at element {i}")));
+                return (
+                    l,
+                    Some(format!(
+                        "the vertex elements run past 65535 bytes at element {i}"
+                    )),
+                );
             }
             let kind = match e.type_usage & 0xf {
                 0 => Kind::F32(1),
@@ -250,11 +288,20 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 name = format!("{name}_{i}");
                 names.insert(name.clone());
             }
-            let t = TYPE_NAMES.get((e.type_usage & 0xf) as usize).copied().unwrap_or("?");
-            let u = USAGE_NAMES.get((e.type_usage >> 4) as usize).copied().unwrap_or("?");
+            let t = TYPE_NAMES
+                .get((e.type_usage & 0xf) as usize)
+                .copied()
+                .unwrap_or("?");
+            let u = USAGE_NAMES
+                .get((e.type_usage >> 4) as usize)
+                .copied()
+                .unwrap_or("?");
             let mut n = format!("{note}; element {i}: {t} {u}");
             if e.stream != 0 {
-                n.push_str(&format!(", stream {} (one VERT: read in list order)", e.stream));
+                n.push_str(&format!(
+                    ", stream {} (one VERT: read in list order)",
+                    e.stream
+                ));
             }
             l.push(&name, kind, sem, conf, &n);
         }
@@ -328,7 +375,8 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 kind: Kind::Raw(stride - at),
                 sem: Sem::Unexplained,
                 confidence: Confidence::Unknown,
-                note: "bytes of the vertex (vertex_size) that the submesh format does not explain".into(),
+                note: "bytes of the vertex (vertex_size) that the submesh format does not explain"
+                    .into(),
             });
         }
         problem
@@ -358,8 +406,11 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
 
     /// Field names in order, for the summary.
     pub fn describe(&self) -> String {
-        let parts: Vec<String> =
-            self.elems.iter().map(|e| format!("{} {}", e.name, e.kind.ty())).collect();
+        let parts: Vec<String> = self
+            .elems
+            .iter()
+            .map(|e| format!("{} {}", e.name, e.kind.ty()))
+            .collect();
         parts.join(", ")
     }
 }
@@ -369,7 +420,10 @@ mod tests {
     use super::*;
 
     fn shape(l: &Layout) -> Vec<(&str, u32, u32)> {
-        l.elems.iter().map(|e| (e.name.as_str(), e.offset, e.kind.len())).collect()
+        l.elems
+            .iter()
+            .map(|e| (e.name.as_str(), e.offset, e.kind.len()))
+            .collect()
     }
 
     #[test]
@@ -378,7 +432,13 @@ mod tests {
         let mut l = Layout::from_fvf(0x1118);
         assert_eq!(
             shape(&l),
-            [("position", 0, 12), ("blend_weight", 12, 4), ("blend_indices", 16, 4), ("normal", 20, 12), ("uv0", 32, 8)]
+            [
+                ("position", 0, 12),
+                ("blend_weight", 12, 4),
+                ("blend_indices", 16, 4),
+                ("normal", 20, 12),
+                ("uv0", 32, 8)
+            ]
         );
         assert!(l.fit(56, true).is_none());
         assert_eq!(shape(&l).last(), Some(&("tangent", 40, 16)));
@@ -387,7 +447,10 @@ mod tests {
         assert_eq!(shape(&l)[2], ("diffuse_color", 24, 4));
         assert_eq!(l.size(), 36);
         // 4 bones: three f32 weights before the indices.
-        assert_eq!(shape(&Layout::from_fvf(0x100c))[1], ("blend_weight", 12, 12));
+        assert_eq!(
+            shape(&Layout::from_fvf(0x100c))[1],
+            ("blend_weight", 12, 12)
+        );
     }
 
     #[test]
@@ -403,9 +466,20 @@ mod tests {
 
     #[test]
     fn element_lists_name_each_field_once() {
-        let e = |t| Element { type_usage: t, usage_index: 0, stream: 0 };
-        let (l, err) = Layout::from_elements(&[e(0x02), e(0x02), e(0x37), e(0x09)], Confidence::Proven, "");
+        let e = |t| Element {
+            type_usage: t,
+            usage_index: 0,
+            stream: 0,
+        };
+        let (l, err) = Layout::from_elements(
+            &[e(0x02), e(0x02), e(0x37), e(0x09)],
+            Confidence::Proven,
+            "",
+        );
         assert!(err.unwrap().contains("type 9"));
-        assert_eq!(shape(&l), [("position", 0, 12), ("position_1", 12, 12), ("uv0", 24, 8)]);
+        assert_eq!(
+            shape(&l),
+            [("position", 0, 12), ("position_1", 12, 12), ("uv0", 24, 8)]
+        );
     }
 }
