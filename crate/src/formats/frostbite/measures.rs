@@ -1,0 +1,103 @@
+//! Values measured from decoded geometry, to compare with the stored ones: bounds, surface
+//! area (+0x14C) and UV texel density (+0x58/+0x5C), as the description defines them.
+
+use serde::Serialize;
+
+/// One section's measured values.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Measured {
+    pub bounds: Option<([f32; 3], [f32; 3])>,
+    pub area: f64,
+    /// UV0 and UV1 density; `None` when the section has no such UV set.
+    pub uv_density: [Option<f64>; 2],
+}
+
+fn tri_area(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let x = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+    0.5 * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt()
+}
+
+fn p3(p: &[f32], i: u32) -> Option<[f64; 3]> {
+    let i = i as usize * 3;
+    Some([*p.get(i)? as f64, *p.get(i + 1)? as f64, *p.get(i + 2)? as f64])
+}
+
+fn uv_area(uv: &[f32], t: &[u32]) -> Option<f64> {
+    let g = |i: u32| -> Option<(f64, f64)> {
+        let i = i as usize * 2;
+        Some((*uv.get(i)? as f64, *uv.get(i + 1)? as f64))
+    };
+    let (a, b, c) = (g(t[0])?, g(t[1])?, g(t[2])?);
+    Some(0.5 * ((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)).abs())
+}
+
+/// Total area of the triangles `indices` (local) make over `positions` (x, y, z flat).
+pub fn area(positions: &[f32], indices: &[u32]) -> f64 {
+    indices
+        .chunks_exact(3)
+        .filter_map(|t| Some(tri_area(p3(positions, t[0])?, p3(positions, t[1])?, p3(positions, t[2])?)))
+        .sum()
+}
+
+/// The median over triangles with area of sqrt(UV area / area); 1.0 when none has area.
+/// An even count takes the mean of the two middle values.
+pub fn uv_density(positions: &[f32], uv: &[f32], indices: &[u32]) -> f64 {
+    let mut v: Vec<f64> = indices
+        .chunks_exact(3)
+        .filter_map(|t| {
+            let a = tri_area(p3(positions, t[0])?, p3(positions, t[1])?, p3(positions, t[2])?);
+            if a > 0.0 { Some((uv_area(uv, t)? / a).sqrt()) } else { None }
+        })
+        .collect();
+    if v.is_empty() {
+        return 1.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> Measured {
+    Measured {
+        bounds: crate::mesh::bounds_of(positions),
+        area: area(positions, indices),
+        uv_density: uvs.map(|u| u.map(|u| uv_density(positions, u, indices))),
+    }
+}
+
+/// stored / measured, with 0/0 as 1.
+pub fn ratio(stored: f64, measured: f64) -> f64 {
+    if measured == 0.0 {
+        if stored == 0.0 { 1.0 } else { f64::INFINITY }
+    } else {
+        stored / measured
+    }
+}
+
+/// Tolerance of the area and density checks: stored/measured within 1 % (the description's
+/// stock sections sit within 0.996-1.003 for area and 0.996-1.001 for density, quartiles).
+pub const RATIO_TOLERANCE: f64 = 0.01;
+/// Bounds: each coordinate within 1e-3 m plus 1e-4 of its size.
+pub fn bounds_close(stored: [f32; 3], measured: [f32; 3]) -> bool {
+    (0..3).all(|k| (stored[k] - measured[k]).abs() <= 1e-3 + 1e-4 * measured[k].abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_two_by_three_rectangle() {
+        // Two triangles covering a 2 x 3 rectangle: area 6; UVs cover the unit square, so
+        // every triangle has UV area 1/2 over area 3: density sqrt(1/6).
+        let p = [0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 2.0, 3.0, 0.0, 0.0, 3.0, 0.0];
+        let uv = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+        let i = [0, 1, 2, 0, 2, 3];
+        assert!((area(&p, &i) - 6.0).abs() < 1e-12);
+        assert!((uv_density(&p, &uv, &i) - (1.0f64 / 6.0).sqrt()).abs() < 1e-12);
+        // Degenerate triangles have no area: density 1.0.
+        assert_eq!(uv_density(&p, &uv, &[0, 0, 1]), 1.0);
+    }
+}
