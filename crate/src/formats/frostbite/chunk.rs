@@ -12,18 +12,27 @@ use crate::mesh::{self, Source};
 use crate::read::Reader;
 use crate::span::{Confidence, Elem, Fields, Region};
 
-/// One section's decoded vertices and its local indices.
-#[derive(Default)]
-struct Geom {
-    n: usize,
-    positions: Vec<f32>,
-    normals: Option<Vec<f32>>,
-    tangents: Option<Vec<f32>>,
-    uvs: [Option<Vec<f32>>; 8],
-    colors: Option<Vec<f32>>,
-    joints: Option<Vec<u16>>,
-    weights: Option<Vec<f32>>,
-    indices: Vec<u32>,
+/// Which vertex arrays the LOD fills: any section's stored declaration naming the usage.
+#[derive(Default, Clone, Copy)]
+struct Want {
+    normals: bool,
+    tangents: bool,
+    colors: bool,
+    joints: bool,
+    weights: bool,
+    uv_sets: usize,
+}
+
+fn want(l: &Lod) -> Want {
+    let has = |u: &[u8]| l.sections.iter().any(|s| s.stored.used().iter().any(|e| u.contains(&e.usage)));
+    Want {
+        normals: has(&[6, 52]),
+        tangents: has(&[7, 52]),
+        colors: has(&[30]),
+        joints: has(&[2]),
+        weights: has(&[4]),
+        uv_sets: (0..8u8).rev().find(|&u| has(&[33 + u])).map_or(0, |u| u as usize + 1),
+    }
 }
 
 fn show_u16(b: &[u8]) -> String {
@@ -74,18 +83,55 @@ pub fn decode_lod(
     file: u32,
 ) -> (mesh::Lod, Vec<Measured>) {
     let mut out = skeleton(l, li);
-    let mut geoms = Vec::new();
+    let w = want(l);
+    // Room for every vertex up front (bounded by the bytes there are), so the arrays do not
+    // grow by copying.
+    let total: usize = l.sections.iter().map(|s| s.vertex_count as usize).sum::<usize>().min(data.len() / 4);
+    let tris: usize = l.sections.iter().map(|s| s.primitive_count as usize * 3).sum::<usize>().min(data.len() / 2);
+    out.positions.reserve(total * 3);
+    out.indices.reserve(tris);
+    if w.normals { out.normals.reserve(total * 3); }
+    if w.tangents { out.tangents.reserve(total * 4); }
+    out.uvs = (0..w.uv_sets).map(|_| Vec::with_capacity(total * 2)).collect();
+    let table = tangent::AngleTable::default();
     let mut ranges: Vec<(u64, u64, String)> = Vec::new();
-    for (k, s) in l.sections.iter().enumerate() {
+    let mut measured = Vec::with_capacity(l.sections.len());
+    for k in 0..l.sections.len() {
         let path = format!("{prefix}.section[{k}]");
-        match section(f, l, k, data, &path, &mut ranges) {
-            Ok(g) => geoms.push(g),
+        let v0 = out.positions.len() / 3;
+        let i0 = out.indices.len();
+        let regions = f.regions.len();
+        let r = section(f, l, k, data, &path, &mut ranges, &mut out, &w, &table);
+        let (n, local) = match r {
+            Ok(x) => x,
             Err(e) => {
+                // The section keeps no geometry; the arrays go back to where it started.
                 errors.push(e);
-                geoms.push(Geom::default());
+                f.regions.truncate(regions);
+                truncate(&mut out, v0, &w);
+                (0, Vec::new())
             }
+        };
+        let uv = |u: usize| out.uvs.get(u).and_then(|a| a.get(v0 * 2..)).filter(|a| !a.is_empty());
+        let pos = out.positions.get(v0 * 3..).unwrap_or(&[]);
+        let st = &l.sections[k].stored;
+        let uvs = [uv(0).filter(|_| st.has_usage(33)), uv(1).filter(|_| st.has_usage(34))];
+        measured.push(measure(pos, uvs, &local));
+        out.indices.extend(local.iter().map(|&i| i + v0 as u32));
+        let s = &l.sections[k];
+        let sec = &mut out.sections[k];
+        sec.index_start = i0 as u32;
+        sec.index_count = local.len() as u32;
+        sec.vertex_start = v0 as u32;
+        sec.vertex_count = n as u32;
+        sec.vertex_source = Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
+        if let Some(isz) = l.index_size() {
+            sec.index_source = Some(Source {
+                file,
+                offset: data.base() + l.vertex_bytes as u64 + s.start_index as u64 * isz as u64,
+                stride: isz as u64,
+            });
         }
-        let _ = s;
     }
     // Streams of different sections must not share bytes.
     ranges.sort();
@@ -94,70 +140,65 @@ pub fn decode_lod(
             errors.push(Error::bad_value(w[1].0, w[1].2.clone(), format!("overlaps {} (ends at 0x{:x})", w[0].2, w[0].1)));
         }
     }
-    // Measure, then merge the sections into one LOD.
-    let measured: Vec<Measured> = geoms
-        .iter()
-        .map(|g| measure(&g.positions, [g.uvs[0].as_deref(), g.uvs[1].as_deref()], &g.indices))
-        .collect();
-    let total: usize = geoms.iter().map(|g| g.n).sum();
-    let any = |f: &dyn Fn(&Geom) -> bool| geoms.iter().any(f);
-    let (has_n, has_t, has_c, has_j, has_w) = (
-        any(&|g| g.normals.is_some()),
-        any(&|g| g.tangents.is_some()),
-        any(&|g| g.colors.is_some()),
-        any(&|g| g.joints.is_some()),
-        any(&|g| g.weights.is_some()),
-    );
-    let uv_sets = (0..8).rev().find(|&u| any(&|g| g.uvs[u].is_some())).map_or(0, |u| u + 1);
-    out.positions.reserve(total * 3);
-    out.uvs = vec![Vec::with_capacity(total * 2); uv_sets];
-    let mut vstart = 0u32;
-    let mut istart = 0u32;
-    for (k, g) in geoms.iter().enumerate() {
-        fn ext<T: Copy>(dst: &mut Vec<T>, src: &Option<Vec<T>>, n: usize, fill: T, on: bool) {
-            if on {
-                match src {
-                    Some(v) => dst.extend_from_slice(v),
-                    None => dst.resize(dst.len() + n, fill),
-                }
-            }
-        }
-        out.positions.extend_from_slice(&g.positions);
-        ext(&mut out.normals, &g.normals, g.n * 3, 0.0, has_n);
-        ext(&mut out.tangents, &g.tangents, g.n * 4, 0.0, has_t);
-        ext(&mut out.colors, &g.colors, g.n * 4, 1.0, has_c);
-        ext(&mut out.joints, &g.joints, g.n * 4, 0, has_j);
-        ext(&mut out.weights, &g.weights, g.n * 4, 0.0, has_w);
-        for u in 0..uv_sets {
-            ext(&mut out.uvs[u], &g.uvs[u], g.n * 2, 0.0, true);
-        }
-        out.indices.extend(g.indices.iter().map(|&i| i + vstart));
-        let sec = &mut out.sections[k];
-        sec.index_start = istart;
-        sec.index_count = g.indices.len() as u32;
-        sec.vertex_start = vstart;
-        sec.vertex_count = g.n as u32;
-        let s = &l.sections[k];
-        let s0 = s.stored.stride(0) as u64;
-        sec.vertex_source = Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s0 });
-        if let Some(isz) = l.index_size() {
-            sec.index_source = Some(Source {
-                file,
-                offset: data.base() + l.vertex_bytes as u64 + s.start_index as u64 * isz as u64,
-                stride: isz as u64,
-            });
-        }
-        istart += g.indices.len() as u32;
-        vstart += g.n as u32;
-    }
     (out, measured)
 }
 
-fn section(f: &mut Fields, l: &Lod, k: usize, data: &Reader, path: &str, ranges: &mut Vec<(u64, u64, String)>) -> Result<Geom> {
+fn truncate(out: &mut mesh::Lod, v0: usize, w: &Want) {
+    out.positions.truncate(v0 * 3);
+    out.normals.truncate(if w.normals { v0 * 3 } else { 0 });
+    out.tangents.truncate(if w.tangents { v0 * 4 } else { 0 });
+    out.colors.truncate(if w.colors { v0 * 4 } else { 0 });
+    out.joints.truncate(if w.joints { v0 * 4 } else { 0 });
+    out.weights.truncate(if w.weights { v0 * 4 } else { 0 });
+    for u in out.uvs.iter_mut() {
+        u.truncate(v0 * 2);
+    }
+}
+
+/// Calls `f` with each vertex's bytes of one element.
+#[inline]
+fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, mut f: F) {
+    for v in bytes.chunks_exact(stride) {
+        if let Some(b) = v.get(off..off + size) {
+            f(b);
+        }
+    }
+}
+
+/// Appends `want` components of every vertex's element to `dst` (missing ones as `fill`).
+fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
+    if format == 0x03 && want == 3 {
+        // Float3, the common position format: a straight copy.
+        each(bytes, stride, off, size, |b| {
+            for c in b.chunks_exact(4) {
+                dst.push(f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            }
+        });
+        return;
+    }
+    let mut tmp = [0f32; 4];
+    each(bytes, stride, off, size, |b| {
+        tmp = [0.0, 0.0, 0.0, fill];
+        element_format::decode(format, b, &mut tmp);
+        dst.extend_from_slice(&tmp[..want]);
+    });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn section(
+    f: &mut Fields,
+    l: &Lod,
+    k: usize,
+    data: &Reader,
+    path: &str,
+    ranges: &mut Vec<(u64, u64, String)>,
+    out: &mut mesh::Lod,
+    w: &Want,
+    table: &tangent::AngleTable,
+) -> Result<(usize, Vec<u32>)> {
     let s = &l.sections[k];
     let d = &s.stored;
     let n = s.vertex_count as usize;
-    let mut g = Geom { n, ..Default::default() };
     // Each stream: its bytes and the elements it holds.
     let mut start = s.vertex_offset as usize;
     let streams = (d.stream_count as usize).min(16);
@@ -174,15 +215,13 @@ fn section(f: &mut Fields, l: &Lod, k: usize, data: &Reader, path: &str, ranges:
             continue;
         }
         let len = stride.checked_mul(n).ok_or_else(|| Error::limit(data.base(), format!("{path}.vertex_count"), "stream size overflows"))?;
-        let w = data.window(start, len).map_err(|e| {
-            Error::new(e.offset, sp.clone(), e.kind).at_path(&sp)
-        })?;
-        ranges.push((w.base(), w.base() + len as u64, sp.clone()));
-        let mut region = Region { start: w.base(), stride: stride as u64, count: n as u64, path: sp.clone(), elems: Vec::new() };
+        let win = data.window(start, len).map_err(|e| Error::new(e.offset, sp.clone(), e.kind))?;
+        ranges.push((win.base(), win.base() + len as u64, sp.clone()));
+        let mut region = Region { start: win.base(), stride: stride as u64, count: n as u64, path: sp.clone(), elems: Vec::new() };
         for e in &elems {
             let Some((fname, size, _)) = element_format::info(e.format) else { continue };
             if e.offset as usize + size as usize > stride {
-                return Err(Error::bad_value(w.base(), format!("{sp}.{}", usage(e.usage).0),
+                return Err(Error::bad_value(win.base(), format!("{sp}.{}", usage(e.usage).0),
                     format!("element at offset {} of {size} bytes passes the stream stride {stride}", e.offset)));
             }
             let (uname, conf) = usage(e.usage);
@@ -198,68 +237,71 @@ fn section(f: &mut Fields, l: &Lod, k: usize, data: &Reader, path: &str, ranges:
         }
         region.elems.sort_by_key(|e| e.offset);
         f.add_region(region);
-        windows.push(Some(w));
+        windows.push(Some(win));
         start += len;
     }
-    for e in d.used() {
-        let Some(Some(w)) = windows.get(e.stream as usize) else { continue };
-        let Some((_, size, comps)) = element_format::info(e.format) else { continue };
-        let stride = d.stride(e.stream as usize) as usize;
-        let (off, size) = (e.offset as usize, size as usize);
-        let bytes = w.data();
-        let each = |mut put: Box<dyn FnMut(&[u8]) + '_>| {
-            for v in bytes.chunks_exact(stride) {
-                if let Some(b) = v.get(off..off + size) {
-                    put(b);
-                }
-            }
-        };
-        let mut tmp = [0f32; 4];
-        let mut take = |want: usize, fill: f32| -> Vec<f32> {
-            let mut out = Vec::with_capacity(n * want);
-            if e.format == 0x03 && want == 3 {
-                // Float3, the common position format: straight copy.
-                each(Box::new(|b| {
-                    for c in b.chunks_exact(4) {
-                        out.push(f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-                    }
-                }));
-                return out;
-            }
-            each(Box::new(|b| {
-                tmp = [0.0, 0.0, 0.0, fill];
-                element_format::decode(e.format, b, &mut tmp);
-                out.extend_from_slice(&tmp[..want]);
-            }));
-            out
-        };
-        match e.usage {
-            1 if g.positions.is_empty() => g.positions = take(3, 1.0),
-            6 if g.normals.is_none() => g.normals = Some(take(3, 0.0)),
-            7 if g.tangents.is_none() => g.tangents = Some(take(4, 1.0)),
-            30 if g.colors.is_none() => g.colors = Some(take(4, 1.0)),
-            33..=40 if g.uvs[(e.usage - 33) as usize].is_none() => g.uvs[(e.usage - 33) as usize] = Some(take(2, 0.0)),
-            4 if g.weights.is_none() => g.weights = Some(take(4, 0.0)),
-            2 if g.joints.is_none() => g.joints = Some(take(4, 0.0).into_iter().map(|v| v as u16).collect()),
-            52 if size == 4 && g.normals.is_none() => {
-                let mut nn = Vec::with_capacity(n * 3);
-                let mut tt = Vec::with_capacity(n * 4);
-                each(Box::new(|b| {
-                    let f = tangent::decode([b[0], b[1], b[2], b[3]]);
-                    let (nv, tv, sg) = f.map_or(([0.0; 3], [0.0; 3], 1.0), |f| (f.normal, f.tangent, f.sign));
-                    nn.extend_from_slice(&nv);
-                    tt.extend_from_slice(&[tv[0], tv[1], tv[2], sg]);
-                }));
-                g.normals = Some(nn);
-                g.tangents = Some(tt);
-            }
-            _ => {}
-        }
-        let _ = comps;
+    // Each array takes the first element of its usage; arrays the section lacks are filled.
+    let find = |u: &[u8]| {
+        d.used().iter().find_map(|e| {
+            let Some(Some(win)) = windows.get(e.stream as usize) else { return None };
+            let (_, size, _) = element_format::info(e.format)?;
+            u.contains(&e.usage).then(|| (win.data(), d.stride(e.stream as usize) as usize, e.offset as usize, size as usize, e.format, e.usage))
+        })
+    };
+    let fill = |dst: &mut Vec<f32>, comps: usize, v: f32| dst.resize(dst.len() + n * comps, v);
+    match find(&[1]) {
+        Some((b, st, off, sz, fmt, _)) => take(&mut out.positions, b, st, off, sz, fmt, 3, 1.0),
+        None => fill(&mut out.positions, 3, 0.0),
     }
-    if g.positions.len() != n * 3 {
-        // No position element: keep the vertex count so indices still line up.
-        g.positions = vec![0.0; n * 3];
+    let packed = find(&[52]).filter(|x| x.3 == 4);
+    if let Some((b, st, off, sz, _, _)) = packed {
+        // Packed tangent space gives the normal and the tangent with its sign in w.
+        each(b, st, off, sz, |x| {
+            let fr = tangent::decode_table([x[0], x[1], x[2], x[3]], table);
+            let (nv, tv, sg) = fr.map_or(([0.0; 3], [0.0; 3], 1.0), |f| (f.normal, f.tangent, f.sign));
+            if w.normals { out.normals.extend_from_slice(&nv); }
+            if w.tangents { out.tangents.extend_from_slice(&[tv[0], tv[1], tv[2], sg]); }
+        });
+    } else {
+        if w.normals {
+            match find(&[6]) {
+                Some((b, st, off, sz, fmt, _)) => take(&mut out.normals, b, st, off, sz, fmt, 3, 0.0),
+                None => fill(&mut out.normals, 3, 0.0),
+            }
+        }
+        if w.tangents {
+            match find(&[7]) {
+                Some((b, st, off, sz, fmt, _)) => take(&mut out.tangents, b, st, off, sz, fmt, 4, 1.0),
+                None => fill(&mut out.tangents, 4, 0.0),
+            }
+        }
+    }
+    if w.colors {
+        match find(&[30]) {
+            Some((b, st, off, sz, fmt, _)) => take(&mut out.colors, b, st, off, sz, fmt, 4, 1.0),
+            None => fill(&mut out.colors, 4, 1.0),
+        }
+    }
+    if w.weights {
+        match find(&[4]) {
+            Some((b, st, off, sz, fmt, _)) => take(&mut out.weights, b, st, off, sz, fmt, 4, 0.0),
+            None => fill(&mut out.weights, 4, 0.0),
+        }
+    }
+    if w.joints {
+        let mut tmp = Vec::with_capacity(n * 4);
+        match find(&[2]) {
+            Some((b, st, off, sz, fmt, _)) => take(&mut tmp, b, st, off, sz, fmt, 4, 0.0),
+            None => fill(&mut tmp, 4, 0.0),
+        }
+        out.joints.extend(tmp.iter().map(|&v| v as u16));
+    }
+    for u in 0..w.uv_sets {
+        let dst = &mut out.uvs[u];
+        match find(&[33 + u as u8]) {
+            Some((b, st, off, sz, fmt, _)) => take(dst, b, st, off, sz, fmt, 2, 0.0),
+            None => dst.resize(dst.len() + n * 2, 0.0),
+        }
     }
     // Indices.
     let Some(isz) = l.index_size() else {
@@ -271,18 +313,17 @@ fn section(f: &mut Fields, l: &Lod, k: usize, data: &Reader, path: &str, ranges:
     let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;
     let w = data.window(at, len).map_err(|e| Error::new(e.offset, ip.clone(), e.kind))?;
     let b = w.data();
-    g.indices = if isz == 2 {
+    let indices: Vec<u32> = if isz == 2 {
         b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
     } else {
         b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
     };
-    let max = g.indices.iter().copied().max().unwrap_or(0);
-    if !g.indices.is_empty() && max as usize >= n {
-        let j = g.indices.iter().position(|&i| i as usize >= n).unwrap_or(0);
-        let idx = g.indices[j];
-        g.indices.clear();
+    let max = indices.iter().copied().max().unwrap_or(0);
+    if !indices.is_empty() && max as usize >= n {
+        let j = indices.iter().position(|&i| i as usize >= n).unwrap_or(0);
+        let idx = indices.get(j).copied().unwrap_or(0);
         return Err(Error::bad_value(w.base() + (j * isz as usize) as u64, format!("{ip}[{j}]"),
-            format!("index {idx} names no vertex of the section's {n}"))).map(|_: ()| g);
+            format!("index {idx} names no vertex of the section's {n}")));
     }
     f.add_region(Region {
         start: w.base(),
@@ -299,5 +340,5 @@ fn section(f: &mut Fields, l: &Lod, k: usize, data: &Reader, path: &str, ranges:
             format: if isz == 2 { show_u16 } else { show_u32 },
         }],
     });
-    Ok(g)
+    Ok((n, indices))
 }

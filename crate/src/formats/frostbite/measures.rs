@@ -44,26 +44,52 @@ pub fn area(positions: &[f32], indices: &[u32]) -> f64 {
 /// The median over triangles with area of sqrt(UV area / area); 1.0 when none has area.
 /// An even count takes the mean of the two middle values.
 pub fn uv_density(positions: &[f32], uv: &[f32], indices: &[u32]) -> f64 {
-    let mut v: Vec<f64> = indices
+    let v: Vec<f64> = indices
         .chunks_exact(3)
         .filter_map(|t| {
             let a = tri_area(p3(positions, t[0])?, p3(positions, t[1])?, p3(positions, t[2])?);
             if a > 0.0 { Some((uv_area(uv, t)? / a).sqrt()) } else { None }
         })
         .collect();
+    median(v)
+}
+
+/// The median of `v` (mean of the two middle values for an even count); 1.0 when empty.
+fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 1.0;
     }
-    v.sort_by(|a, b| a.total_cmp(b));
+    // Selection, not a sort: linear in the triangle count.
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    let (below, mid, _) = v.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
+    let mid = *mid;
+    if n % 2 == 1 { mid } else { (below.iter().copied().fold(f64::NEG_INFINITY, f64::max) + mid) / 2.0 }
 }
 
+/// Bounds, area and both densities in one pass over the triangles.
 pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> Measured {
+    let tris = indices.len() / 3;
+    let mut dens: [Vec<f64>; 2] = [Vec::with_capacity(if uvs[0].is_some() { tris } else { 0 }), Vec::with_capacity(if uvs[1].is_some() { tris } else { 0 })];
+    let mut total = 0.0;
+    for t in indices.chunks_exact(3) {
+        let (Some(a), Some(b), Some(c)) = (p3(positions, t[0]), p3(positions, t[1]), p3(positions, t[2])) else { continue };
+        let area = tri_area(a, b, c);
+        total += area;
+        if area > 0.0 {
+            for u in 0..2 {
+                if let Some(uv) = uvs[u] {
+                    if let Some(ua) = uv_area(uv, t) {
+                        dens[u].push((ua / area).sqrt());
+                    }
+                }
+            }
+        }
+    }
+    let [d0, d1] = dens;
     Measured {
         bounds: crate::mesh::bounds_of(positions),
-        area: area(positions, indices),
-        uv_density: uvs.map(|u| u.map(|u| uv_density(positions, u, indices))),
+        area: total,
+        uv_density: [uvs[0].map(|_| median(d0)), uvs[1].map(|_| median(d1))],
     }
 }
 
@@ -99,5 +125,15 @@ mod tests {
         assert!((uv_density(&p, &uv, &i) - (1.0f64 / 6.0).sqrt()).abs() < 1e-12);
         // Degenerate triangles have no area: density 1.0.
         assert_eq!(uv_density(&p, &uv, &[0, 0, 1]), 1.0);
+        // Even counts take the mean of the two middle values: densities 1 and 2 -> 1.5.
+        let p2 = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        let uv2 = [0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 2.0];
+        // Second triangle reuses positions 0..2 but indexes UVs 3..5: give it its own vertices.
+        let p3 = [&p2[..], &p2[..]].concat();
+        assert_eq!(uv_density(&p3, &uv2, &[0, 1, 2, 3, 4, 5]), 1.5);
+        // The one-pass measure agrees with the separate functions.
+        let m = measure(&p, [Some(&uv), None], &i);
+        assert_eq!((m.area, m.uv_density), (area(&p, &i), [Some(uv_density(&p, &uv, &i)), None]));
+        assert_eq!(m.bounds, Some(([0.0, 0.0, 0.0], [2.0, 3.0, 0.0])));
     }
 }

@@ -110,22 +110,23 @@ pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document
     attach_to(doc, li, name, bytes)
 }
 
-/// Attaches `bytes` as LOD `li`'s geometry chunk, whatever its name says.
+/// Attaches `bytes` as LOD `li`'s geometry chunk, whatever its name says. The MeshSet
+/// document's mesh takes the LOD's geometry; the chunk document holds the spans.
 pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> Result<Document> {
     let file = doc.attached.len() as u32 + 1;
     let m = details(doc)?;
-    let l = m.lods.get(li).ok_or_else(|| Error::bad_value(0, "", format!("no LOD {li}")))?.clone();
+    let l = m.lods.get(li).ok_or_else(|| Error::bad_value(0, "", format!("no LOD {li}")))?;
     let mut d = Decode::default();
     let data = Reader::new(&bytes);
-    let (lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, &l, li, &data, &format!("lod[{li}]"), file);
-    m.measures[li] = measured;
-    m.chunk_found[li] = true;
+    let (lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, li, &data, &format!("lod[{li}]"), file);
     d.facts.push(("LOD".into(), li.to_string()));
     d.facts.push(("chunk GUID".into(), guid::text(&l.chunk)));
-    d.mesh.lods.push(lod.clone());
-    let m = m.clone();
-    doc.mesh.lods[li] = lod;
-    checks::measures(&mut doc.checks, &m, &doc.mesh);
+    if let Some(x) = m.measures.get_mut(li) { *x = measured; }
+    if let Some(x) = m.chunk_found.get_mut(li) { *x = true; }
+    if let Some(x) = doc.mesh.lods.get_mut(li) { *x = lod; }
+    if let Details::MeshSet(m) = &doc.details {
+        checks::measures(&mut doc.checks, m, &doc.mesh);
+    }
     doc.attached.push(name.to_string());
     Ok(Document::from_decode(name, Format::FrostbiteChunk, bytes, d))
 }

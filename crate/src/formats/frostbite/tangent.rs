@@ -51,8 +51,35 @@ fn base_tangent(code: usize, n: [f32; 3]) -> [f32; 3] {
     normalize([r[0] - n[0] * d, r[1] - n[1] * d, r[2] - n[2] * d])
 }
 
+/// Cosine and sine of every angle code (quadrant * 256 + byte 2), for decoding many frames.
+pub struct AngleTable(Vec<(f32, f32)>);
+
+impl Default for AngleTable {
+    fn default() -> Self {
+        AngleTable((0..1024u32).map(|c| {
+            let a = ((c >> 8) as f32 + (c & 255) as f32 / 255.0) * FRAC_PI_2;
+            let (s, co) = a.sin_cos();
+            (co, s)
+        }).collect())
+    }
+}
+
 /// Decodes four bytes; `None` when the axis code is 6 or 7 (not described).
 pub fn decode(b: [u8; 4]) -> Option<Frame> {
+    let angle = ((b[3] >> 6) as f32 + b[2] as f32 / 255.0) * FRAC_PI_2;
+    let (s, co) = angle.sin_cos();
+    decode_with(b, co, s)
+}
+
+/// `decode` with the angle's cosine and sine looked up in `t`.
+#[inline]
+pub fn decode_table(b: [u8; 4], t: &AngleTable) -> Option<Frame> {
+    let (co, s) = t.0.get(((b[3] >> 6) as usize) << 8 | b[2] as usize).copied().unwrap_or((1.0, 0.0));
+    decode_with(b, co, s)
+}
+
+#[inline]
+fn decode_with(b: [u8; 4], co: f32, s: f32) -> Option<Frame> {
     let code = (b[3] & 7) as usize;
     if code > 5 {
         return None;
@@ -68,8 +95,6 @@ pub fn decode(b: [u8; 4]) -> Option<Frame> {
     n[ia] = a;
     n[ib] = c;
     let t0 = base_tangent(code, n);
-    let angle = ((b[3] >> 6) as f32 + b[2] as f32 / 255.0) * FRAC_PI_2;
-    let (s, co) = angle.sin_cos();
     let nt = cross(n, t0);
     let t = [t0[0] * co + nt[0] * s, t0[1] * co + nt[1] * s, t0[2] * co + nt[2] * s];
     let sign = if b[3] & 8 != 0 { -1.0 } else { 1.0 };
@@ -210,6 +235,18 @@ mod tests {
         }
         // Random bytes put many normals between two axes, so only a majority is asked of them.
         assert!(same > 5 * second / 2, "{same} identical, {second} second encodings");
+    }
+
+    #[test]
+    fn the_table_decodes_as_the_formula() {
+        let t = AngleTable::default();
+        for b3 in [0x30u8, 0x74, 0xb2, 0xf9] {
+            for b2 in [0u8, 1, 128, 254, 255] {
+                let b = [17, 200, b2, b3];
+                let (x, y) = (decode(b).unwrap(), decode_table(b, &t).unwrap());
+                assert!(close(x.tangent, y.tangent, 1e-6) && x.normal == y.normal && x.sign == y.sign);
+            }
+        }
     }
 
     #[test]
