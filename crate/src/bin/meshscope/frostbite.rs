@@ -38,6 +38,8 @@ pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
             "vertex_bytes": l.vertex_bytes,
             "index_bytes": l.index_bytes,
             "name": l.name,
+            "passes": meshscope::formats::frostbite::lod::PASSES.iter().zip(&l.lists)
+                .map(|(p, list)| (p.to_string(), json!(list))).collect::<serde_json::Map<_, _>>(),
             "sections": sections,
         })
     }).collect();
