@@ -1,25 +1,26 @@
 // Wiring: load the wasm, open files (chooser, drop, built-in sample), tabs, status line.
 import { loadWasm } from './wasm.js';
+import { docs } from './docs.js';
 import { state, on, addDoc, setActive, setStatus } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
 
 const $ = (id) => document.getElementById(id);
 
-async function openBytes(api, name, bytes) {
+async function openBytes(name, bytes) {
   setStatus(`decoding ${name} (${bytes.length.toLocaleString()} bytes)…`);
-  const handle = api.open(name, bytes);
-  const summary = api.summary(handle);
+  const handle = await docs.open(name, bytes);
+  const summary = await docs.summary(handle);
   addDoc({ handle, name, size: summary.size, summary });
   const errs = summary.errors.length ? `, ${summary.errors.length} error(s)` : '';
   setStatus(`${name}: ${summary.format}, ${summary.size.toLocaleString()} bytes${errs}`);
   return handle;
 }
 
-export async function openFiles(api, files) {
+export async function openFiles(files) {
   for (const f of files) {
     setStatus(`reading ${f.name}…`);
     const bytes = new Uint8Array(await f.arrayBuffer());
-    await openBytes(api, f.name, bytes);
+    await openBytes(f.name, bytes);
   }
 }
 
@@ -48,14 +49,14 @@ function renderLegend() {
 
 async function main() {
   const api = await loadWasm();
-  window.meshscope = { api, state }; // for tests and the console
+  window.meshscope = { api, docs, state }; // for tests and the console
   on('docs', renderTabs);
   on('active', renderTabs);
   on('status', (t) => { $('status').textContent = t; });
   renderLegend();
   new HexView($('hex'), api);
 
-  $('file-input').addEventListener('change', (e) => openFiles(api, [...e.target.files]));
+  $('file-input').addEventListener('change', (e) => openFiles([...e.target.files]));
   const hint = $('drop-hint');
   document.addEventListener('dragover', (e) => { e.preventDefault(); hint.hidden = false; });
   document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) hint.hidden = true; });
@@ -63,10 +64,10 @@ async function main() {
     e.preventDefault();
     hint.hidden = true;
     const files = [...(e.dataTransfer?.files ?? [])];
-    if (files.length) openFiles(api, files);
+    if (files.length) openFiles(files);
   });
 
-  await openBytes(api, 'sample.ply', api.sample_file());
+  await openBytes('sample.ply', await docs.sample_file());
   document.body.dataset.ready = 'true';
 }
 
