@@ -34,9 +34,12 @@ fn every_truncation_of_every_form_fails_cleanly() {
         let mut previous_spans = 0;
         for len in (0..full).step_by(step) {
             let doc = open("t.res", b.resource[..len].to_vec());
-            let _ = doc.summary();
-            let _ = doc.spans_in(0, len as u64);
             let _ = doc.rewrite();
+            if len % 16 == 0 {
+                // The page's calls too (slower in a debug build, so on every 16th length).
+                let _ = doc.summary();
+                let _ = doc.spans_in(0, len as u64);
+            }
             if len >= 0xC + 0xB6 {
                 // Past the header's first fields it is still a MeshSet, and the cut is reported.
                 assert!(!doc.errors.is_empty() || doc.checks.iter().any(|c| !c.passed), "type {t} len {len}");

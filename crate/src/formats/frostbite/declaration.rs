@@ -93,6 +93,7 @@ pub fn usage(u: u8) -> (String, Confidence) {
 pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     let mut d = Declaration::default();
     let start = r.offset();
+    f.record(path, start, SIZE as u64);
     // The counts come after the slots; peek them so unused slots are not named as elements.
     let count = r.window(r.position() + 0x60, 2).ok().and_then(|mut w| w.u8().ok()).unwrap_or(16);
     for i in 0..16 {

@@ -91,6 +91,7 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     // The whole header must be there before the rest is read.
     let mut r = file.window(0, h.size()).map_err(|e| e.at_path("header"))?;
     h.raw = r.data().to_vec();
+    f.record("header", 0, h.size() as u64);
     r.seek(0x10)?;
     h.bounds_min = f.read(&mut r, "header.bounds_min", Confidence::Observed, "Over every section's bounds.")?;
     h.bounds_max = f.read(&mut r, "header.bounds_max", Confidence::Observed, "")?;

@@ -72,6 +72,7 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     let path = format!("lod[{i}]");
     let mut r = file.window(at, bytes as usize).map_err(|e| e.at_path(&path))?;
     let mut l = Lod { raw: r.data().to_vec(), ..Default::default() };
+    f.record(path.clone(), r.base(), bytes as u64);
     let mut p = LodPtrs::default();
     r.seek(0x8)?;
     p.section_count = f.read(&mut r, &format!("{path}.section_count"), Confidence::Proven, "")?;

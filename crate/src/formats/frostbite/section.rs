@@ -63,6 +63,7 @@ pub struct SectionPtrs {
 pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &str) -> Result<(Section, SectionPtrs)> {
     let mut r = file.window(at, SIZE).map_err(|e| e.at_path(path))?;
     let mut s = Section { raw: r.data().to_vec(), ..Default::default() };
+    f.record(path, r.base(), SIZE as u64);
     let mut p = SectionPtrs::default();
     let pp = |n: &str| format!("{path}.{n}");
     r.seek(0x8)?;
