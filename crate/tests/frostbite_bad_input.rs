@@ -180,6 +180,13 @@ fn overlapping_streams_and_bad_indices() {
     assert!(f.value.contains("unknown"));
     let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
     assert!(ch.errors.is_empty(), "{:?}", ch.errors);
+    // Vertices on no stream: refused before anything is sized from the count.
+    let mut m5 = m.clone();
+    m5.lods[0].sections[0].stored.stream_count = 0;
+    m5.lods[0].sections[0].vertex_count = u32::MAX;
+    let mut doc = open("o.res", write_meshset(&m5).unwrap());
+    let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    assert!(ch.errors.iter().any(|e| e.path == "lod[0].section[0].vertex_count"), "{:?}", ch.errors);
     // Index format neither 0x21 nor 0x2e.
     let mut m4 = m;
     m4.lods[0].index_format = 0x22;

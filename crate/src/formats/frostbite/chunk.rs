@@ -202,6 +202,11 @@ fn section(
     // Each stream: its bytes and the elements it holds.
     let mut start = s.vertex_offset as usize;
     let streams = (d.stream_count as usize).min(16);
+    // Vertices with no bytes at all would size the arrays from the count alone.
+    if n > 0 && (0..streams).all(|st| d.stride(st) == 0) {
+        return Err(Error::bad_value(data.base() + start as u64, format!("{path}.vertex_count"),
+            format!("{n} vertices but the stored declaration has no stream with a stride")));
+    }
     let mut windows = Vec::with_capacity(streams);
     for st in 0..streams {
         let stride = d.stride(st) as usize;
