@@ -48,22 +48,23 @@ pub fn uv_density(positions: &[f32], uv: &[f32], indices: &[u32]) -> f64 {
         .chunks_exact(3)
         .filter_map(|t| {
             let a = tri_area(p3(positions, t[0])?, p3(positions, t[1])?, p3(positions, t[2])?);
-            if a > 0.0 { Some((uv_area(uv, t)? / a).sqrt()) } else { None }
+            if a > 0.0 { Some(uv_area(uv, t)? / a) } else { None }
         })
         .collect();
-    median(v)
+    median_sqrt(v)
 }
 
-/// The median of `v` (mean of the two middle values for an even count); 1.0 when empty.
-fn median(mut v: Vec<f64>) -> f64 {
+/// The median of sqrt(v) (mean of the two middle values for an even count); 1.0 when empty.
+/// The square root is monotone, so it is taken of the middle values only.
+fn median_sqrt(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 1.0;
     }
     // Selection, not a sort: linear in the triangle count.
     let n = v.len();
     let (below, mid, _) = v.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
-    let mid = *mid;
-    if n % 2 == 1 { mid } else { (below.iter().copied().fold(f64::NEG_INFINITY, f64::max) + mid) / 2.0 }
+    let mid = mid.sqrt();
+    if n % 2 == 1 { mid } else { (below.iter().copied().fold(f64::NEG_INFINITY, f64::max).sqrt() + mid) / 2.0 }
 }
 
 /// Bounds, area and both densities in one pass over the triangles.
@@ -79,7 +80,7 @@ pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> 
             for u in 0..2 {
                 if let Some(uv) = uvs[u] {
                     if let Some(ua) = uv_area(uv, t) {
-                        dens[u].push((ua / area).sqrt());
+                        dens[u].push(ua / area);
                     }
                 }
             }
@@ -89,7 +90,7 @@ pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> 
     Measured {
         bounds: crate::mesh::bounds_of(positions),
         area: total,
-        uv_density: [uvs[0].map(|_| median(d0)), uvs[1].map(|_| median(d1))],
+        uv_density: [uvs[0].map(|_| median_sqrt(d0)), uvs[1].map(|_| median_sqrt(d1))],
     }
 }
 
