@@ -69,6 +69,7 @@ fn inspect_json_has_the_meshset_object() {
     assert!((area - 6.0).abs() < 1e-6, "{area}");
     assert!((s["uv0_density"]["measured"].as_f64().unwrap() - 1.0).abs() < 1e-6);
     assert_eq!(s["area"]["stored"].as_f64(), Some(6.0));
+    assert!((s["area"]["ratio"].as_f64().unwrap() - 1.0).abs() < 1e-9);
     // The metadata beside it is read and agrees.
     assert_eq!(m["resmeta"]["stored"], m["resmeta"]["computed"]);
     assert!(v["checks"].as_array().unwrap().iter().all(|c| c["passed"] == true), "{}", v["checks"]);

@@ -198,6 +198,7 @@ fn skinned_and_composite_pools() {
     assert_eq!(m.lods[0].bone_map, [0, 1, 2]);
     assert_eq!(m.header.bone_bounds.len(), 3); // per bone: no bounded ids
     assert_eq!(doc.mesh.lods[0].joints[..4], [0, 1, 0, 0]);
+    assert_eq!(doc.mesh.lods[0].sections[0].bones, ["bone 0", "bone 1", "bone 2"]);
     assert!((doc.mesh.lods[0].weights[0] - 191.0 / 255.0).abs() < 1e-6);
     let b = build(&skinned(2, false));
     let (doc, _) = open_built(&b, "co.res");

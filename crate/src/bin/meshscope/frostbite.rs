@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 fn pair(stored: f64, measured: Option<f64>) -> Value {
-    json!({"stored": stored, "measured": measured})
+    let ratio = measured.map(|m| meshscope::formats::frostbite::measures::ratio(stored, m)).filter(|r| r.is_finite());
+    json!({"stored": stored, "measured": measured, "ratio": ratio})
 }
 
 pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {

@@ -56,6 +56,8 @@ pub fn skeleton(l: &Lod, li: usize) -> mesh::Lod {
             vertex_start: vstart,
             vertex_count: s.vertex_count,
             passes: passes_of(l, k),
+            // The section's bone list holds bone indices; their names are not in the MeshSet.
+            bones: s.bones.iter().map(|b| format!("bone {b}")).collect(),
             ..Default::default()
         });
         istart = istart.saturating_add(ic);
