@@ -174,6 +174,10 @@ fn a_changed_stored_value_fails_its_check() {
     assert_eq!(failed.len(), 3, "{failed:?}");
     assert!(failed.iter().any(|n| n.contains("lod[0].section[0] surface area")));
     assert!(failed.iter().any(|n| n.starts_with("name hash")));
+    // Each check links to its stored field: section 0 of LOD 0 follows two 0xb0 LOD records.
+    let area = doc.checks.iter().find(|c| c.name.contains("lod[0].section[0] surface area")).unwrap();
+    assert_eq!(area.offset, Some(0xd0 + 2 * 0xb0 + 0x14C));
+    assert_eq!(doc.checks.iter().find(|c| c.name.starts_with("lod[1] name hash")).unwrap().offset, Some(0xd0 + 0xb0 + 0xA4));
 }
 
 #[test]

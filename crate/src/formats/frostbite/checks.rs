@@ -46,6 +46,11 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers) {
         Some(m.resmeta_computed[0] as u64), "relocation"));
 }
 
+/// Absolute offset of field `off` of section `k` of LOD `i`, where it was read.
+fn sec_at(m: &MeshSetDetails, i: usize, k: usize, off: u64) -> Option<u64> {
+    m.section_at.get(i).and_then(|v| v.get(k)).map(|a| a + off)
+}
+
 pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     let h = &m.header;
     let c = &mut d.checks;
@@ -54,13 +59,12 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     let lod0 = format!("{}_lod0", h.name);
     let lh = djb2_xor(lod0.as_bytes());
     for (i, l) in m.lods.iter().enumerate() {
-        let at = l.raw.len(); // placeholder to keep offsets out of the record
-        let _ = at;
-        c.push(check(format!("lod[{i}] name hash (djb2-XOR of {lod0})"), lh == l.name_hash, format!("0x{:08x}", l.name_hash), format!("0x{lh:08x}"), None, format!("lod[{i}].name_hash")));
+        let at = m.lod_at.get(i).map(|a| a + 0xA4);
+        c.push(check(format!("lod[{i}] name hash (djb2-XOR of {lod0})"), lh == l.name_hash, format!("0x{:08x}", l.name_hash), format!("0x{lh:08x}"), at, format!("lod[{i}].name_hash")));
         for (k, s) in l.sections.iter().enumerate() {
             let sh = djb2_xor(s.material.to_lowercase().as_bytes());
             c.push(check(format!("lod[{i}].section[{k}] material hash (djb2-XOR of the lowercased name)"), sh == s.material_hash,
-                format!("0x{:08x}", s.material_hash), format!("0x{sh:08x}"), None, format!("lod[{i}].section[{k}].material_name_hash")));
+                format!("0x{:08x}", s.material_hash), format!("0x{sh:08x}"), sec_at(m, i, k, 0x144), format!("lod[{i}].section[{k}].material_name_hash")));
         }
     }
     // Record forms by mesh type.
@@ -102,18 +106,18 @@ pub fn measures(c: &mut Vec<crate::document::Check>, m: &MeshSetDetails, mesh: &
             if let Some((lo, hi)) = me.bounds {
                 let st = ([s.bounds_min[0], s.bounds_min[1], s.bounds_min[2]], [s.bounds_max[0], s.bounds_max[1], s.bounds_max[2]]);
                 c.push(check(format!("measured {p} bounds"), bounds_close(st.0, lo) && bounds_close(st.1, hi),
-                    format!("{:?} {:?}", st.0, st.1), format!("{lo:?} {hi:?}"), None, format!("{p}.bounds_min")));
+                    format!("{:?} {:?}", st.0, st.1), format!("{lo:?} {hi:?}"), sec_at(m, i, k, 0x150), format!("{p}.bounds_min")));
                 all = Some(match all { None => (lo, hi), Some((a, b)) => (
                     [a[0].min(lo[0]), a[1].min(lo[1]), a[2].min(lo[2])], [b[0].max(hi[0]), b[1].max(hi[1]), b[2].max(hi[2])]) });
             }
             let r = ratio(s.area as f64, me.area);
             c.push(check(format!("measured {p} surface area"), (r - 1.0).abs() <= RATIO_TOLERANCE,
-                format!("{}", s.area), format!("{} (ratio {r:.4})", me.area), None, format!("{p}.surface_area")));
+                format!("{}", s.area), format!("{} (ratio {r:.4})", me.area), sec_at(m, i, k, 0x14C), format!("{p}.surface_area")));
             for u in 0..2 {
                 if let Some(dm) = me.uv_density[u] {
                     let r = ratio(s.uv_density[u] as f64, dm);
                     c.push(check(format!("measured {p} uv{u} texel density"), (r - 1.0).abs() <= RATIO_TOLERANCE,
-                        format!("{}", s.uv_density[u]), format!("{dm} (ratio {r:.4})"), None, format!("{p}.uv{u}_texel_density")));
+                        format!("{}", s.uv_density[u]), format!("{dm} (ratio {r:.4})"), sec_at(m, i, k, 0x58 + 4 * u as u64), format!("{p}.uv{u}_texel_density")));
                 }
             }
         }

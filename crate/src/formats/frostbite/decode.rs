@@ -123,6 +123,8 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
             return Err(Error::bad_value(p.at, p.path.clone(), "LOD pointer lands inside the header"));
         }
         let (mut l, lp) = lod::read(f, file, at, m.header.lod_bytes, i)?;
+        m.lod_at.push(at as u64);
+        m.section_at.push(Vec::new());
         ptrs.records.push(lp.sections.clone());
         let mut sp = Vec::new();
         if lp.section_count > 0 {
@@ -130,6 +132,7 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
             file.from(sat)?.check_count(lp.section_count as u64, section::SIZE as u64, &format!("lod[{i}].section_count"))?;
             for k in 0..lp.section_count as usize {
                 let (s, p) = section::read(f, file, sat + k * section::SIZE, &format!("lod[{i}].section[{k}]"))?;
+                if let Some(v) = m.section_at.last_mut() { v.push((sat + k * section::SIZE) as u64); }
                 l.sections.push(s);
                 sp.push(p);
             }

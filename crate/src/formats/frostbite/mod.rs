@@ -40,6 +40,9 @@ pub struct MeshSetDetails {
     pub resmeta_computed: [u32; 4],
     /// Where the pool starts and ends (the relocation table's offset).
     pub pool_range: (usize, usize),
+    /// Where each LOD record and each of its section records was read (absolute offsets).
+    pub lod_at: Vec<u64>,
+    pub section_at: Vec<Vec<u64>>,
     /// Per LOD: its geometry was decoded (inline or from an attached chunk).
     pub chunk_found: Vec<bool>,
     /// Per LOD, per section: values measured from the decoded geometry.
