@@ -19,7 +19,7 @@ fn run(args: &[&str]) -> (String, bool) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), o.status.success())
 }
 
-fn fixture(d: &PathBuf, text_guid: bool) -> (PathBuf, Vec<PathBuf>) {
+fn fixture(d: &std::path::Path, text_guid: bool) -> (PathBuf, Vec<PathBuf>) {
     let b = build(&BuildMesh {
         name: "skate/props/bench_b".into(),
         mesh_type: 0,

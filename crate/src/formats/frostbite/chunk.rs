@@ -168,6 +168,7 @@ fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, m
 }
 
 /// Appends `want` components of every vertex's element to `dst` (missing ones as `fill`).
+#[allow(clippy::too_many_arguments)]
 fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
     if format == 0x03 && want == 3 {
         // Float3, the common position format: a straight copy.
@@ -315,7 +316,7 @@ fn section(
         return Err(Error::unsupported(0, format!("{path}.indices"), format!("index format 0x{:x} is neither 0x21 nor 0x2e", l.index_format)));
     };
     let count = (s.primitive_count as usize).checked_mul(3).ok_or_else(|| Error::limit(0, format!("{path}.primitive_count"), "overflows"))?;
-    let at = (l.vertex_bytes as usize).checked_add((s.start_index as usize).saturating_mul(isz as usize)).unwrap_or(usize::MAX);
+    let at = (l.vertex_bytes as usize).saturating_add((s.start_index as usize).saturating_mul(isz as usize));
     let ip = format!("{path}.indices");
     let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;
     let w = data.window(at, len).map_err(|e| Error::new(e.offset, ip.clone(), e.kind))?;

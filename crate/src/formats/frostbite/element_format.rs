@@ -295,7 +295,7 @@ mod tests {
         assert_eq!(o[..3], [511.0, -512.0, 1.0]);
         decode(0x27, &v.to_le_bytes(), &mut o);
         assert_eq!(o[..3], [1.0, -1.0, 1.0 / 511.0]);
-        let v: u32 = 2047 | (0 << 11) | (1023 << 22);
+        let v: u32 = 2047 | (1023 << 22); // x = 2047, y = 0, z = 1023
         decode(0x2D, &v.to_le_bytes(), &mut o);
         assert_eq!(o[..3], [1.0, 0.0, 1.0]);
         let v: u32 = 1023 | (3 << 30);
