@@ -1,22 +1,29 @@
 // The hex view: rows of offset, 16 bytes and ASCII. Only the rows on screen exist in the
-// DOM, and the scroll range is scaled so a 512 MB file scrolls like a 512-byte one.
+// DOM, and the scroll range is scaled so a 512 MB file scrolls like a 512-byte one. Bytes
+// and span bounds come from the document worker a window at a time (a few screens around
+// the one shown), so painting a screen never waits on the worker unless it jumped far.
 // Each byte carries data-offset and data-confidence; a selected byte aria-selected="true".
-import { state, on, select } from './state.js';
+import { state, on, emit, select } from './state.js';
+import { docs } from './docs.js';
 
 export const LEVELS = ['uncovered', 'proven', 'observed', 'inferred', 'unknown'];
-const ROW = 16;
+export const ROW = 16;
 const ROW_PX = 20;
 // Browsers cap an element's height near 33M px: past this the scroll range is scaled.
 const MAX_SCROLL_PX = 8_000_000;
+const MARGIN_ROWS = 192; // fetched beyond each edge of the screen
 
 export class HexView {
-  constructor(el, api) {
+  constructor(el) {
     this.el = el;
-    this.api = api;
     this.doc = null;
     this.top = 0; // first row on screen
     this.rows = [];
-    this.el.innerHTML = '';
+    this.cache = null; // {handle, start, end, bytes, conf, fs}
+    this.inflight = false;
+    this.wanted = null;
+    this.anchor = null; // where a shift-extended selection started
+    this.el.replaceChildren();
     this.scroller = div('hex-scroller');
     this.spacer = div('hex-spacer');
     this.body = div('hex-rows');
@@ -25,14 +32,16 @@ export class HexView {
     this.scroller.addEventListener('scroll', () => this.onScroll());
     this.el.addEventListener('wheel', (e) => {
       if (e.target === this.scroller) return;
-      this.scrollToRow(this.top + Math.round(e.deltaY / ROW_PX));
+      const rows = e.deltaMode === 1 ? e.deltaY : e.deltaY / ROW_PX;
+      this.scrollToRow(this.top + Math.round(rows));
       e.preventDefault();
     }, { passive: false });
-    this.body.addEventListener('click', (e) => this.onClick(e));
+    this.body.addEventListener('mousedown', (e) => this.onClick(e));
+    this.el.addEventListener('keydown', (e) => this.onKey(e));
     new ResizeObserver(() => this.layout()).observe(this.el);
     on('active', (doc) => this.show(doc));
     on('selection', (sel) => {
-      if (sel.source !== 'hex') this.reveal(sel.start);
+      if (sel.source !== 'hex') this.reveal(sel.cursor ?? sel.start);
       this.paint();
     });
   }
@@ -40,7 +49,11 @@ export class HexView {
   show(doc) {
     this.doc = doc;
     this.top = 0;
+    this.cache = null;
+    this.firstPaint = doc ? doc.handle : null;
+    this.el.dataset.handle = doc ? doc.handle : '';
     this.layout();
+    this.scrollToRow(0);
   }
 
   get totalRows() {
@@ -66,6 +79,7 @@ export class HexView {
 
   makeRow() {
     const el = div('hex-row');
+    el.setAttribute('role', 'row');
     const off = div('hex-off');
     const bytes = div('hex-bytes');
     const ascii = div('hex-ascii');
@@ -74,6 +88,7 @@ export class HexView {
     for (let i = 0; i < ROW; i++) {
       const b = document.createElement('span');
       b.className = 'b';
+      b.setAttribute('role', 'gridcell');
       bytes.append(b);
       cells.push(b);
       const c = document.createElement('span');
@@ -90,8 +105,8 @@ export class HexView {
   }
 
   onScroll() {
-    const range = this.scroller.scrollHeight - this.scroller.clientHeight;
     if (this.ignoreScroll) { this.ignoreScroll = false; return; }
+    const range = this.scroller.scrollHeight - this.scroller.clientHeight;
     const frac = range > 0 ? this.scroller.scrollTop / range : 0;
     this.top = Math.round(frac * this.maxTop());
     this.paint();
@@ -101,8 +116,11 @@ export class HexView {
     this.top = Math.max(0, Math.min(this.maxTop(), row));
     const range = this.scroller.scrollHeight - this.scroller.clientHeight;
     const max = this.maxTop();
-    this.ignoreScroll = true;
-    this.scroller.scrollTop = max > 0 ? (this.top / max) * range : 0;
+    const want = max > 0 ? (this.top / max) * range : 0;
+    if (Math.abs(this.scroller.scrollTop - want) >= 1) {
+      this.ignoreScroll = true;
+      this.scroller.scrollTop = want;
+    }
     this.paint();
   }
 
@@ -114,22 +132,47 @@ export class HexView {
     }
   }
 
+  /** Asks the worker for the window around [start, end) unless the cache holds it. */
+  ensure(start, end) {
+    const c = this.cache;
+    if (c && c.handle === this.doc.handle && c.start <= start && c.end >= end) return;
+    const want = {
+      handle: this.doc.handle,
+      start: Math.max(0, start - MARGIN_ROWS * ROW),
+      end: Math.min(this.doc.size, end + MARGIN_ROWS * ROW),
+    };
+    if (this.inflight) { this.wanted = want; return; }
+    this.fetch(want);
+  }
+
+  async fetch(w) {
+    this.inflight = true;
+    try {
+      const r = await docs.window(w.handle, w.start, w.end);
+      if (this.doc?.handle === w.handle) {
+        this.cache = { handle: w.handle, ...decodeWindow(w.start, r.bytes, r.bounds) };
+      }
+    } catch (e) {
+      emit('status', `could not read bytes: ${e.message}`);
+    } finally {
+      this.inflight = false;
+    }
+    const next = this.wanted;
+    this.wanted = null;
+    this.paint();
+    if (next && next.handle === this.doc?.handle) this.ensure(next.start + MARGIN_ROWS * ROW, next.end - MARGIN_ROWS * ROW);
+  }
+
   paint() {
     const doc = this.doc;
     if (!doc) return;
     const start = this.top * ROW;
     const end = Math.min(doc.size, start + this.rows.length * ROW);
-    const bytes = this.api.bytes(doc.handle, start, end);
-    const conf = new Uint8Array(end - start);
-    const fieldStart = new Uint8Array(end - start);
-    const b = this.api.span_bounds(doc.handle, start, end);
-    for (let i = 0; i < b.length; i += 3) {
-      const s = Math.max(b[i], start);
-      const e = Math.min(b[i] + b[i + 1], end);
-      if (b[i] >= start) fieldStart[b[i] - start] = 1;
-      conf.fill(b[i + 2], s - start, e - start);
-    }
+    this.ensure(start, end);
+    const c = this.cache?.handle === doc.handle ? this.cache : null;
     const sel = state.selection?.handle === doc.handle ? state.selection : null;
+    const cursor = sel ? state.cursor : null;
+    let complete = true;
     this.rows.forEach((r, ri) => {
       const rowStart = start + ri * ROW;
       if (rowStart >= doc.size) {
@@ -142,38 +185,122 @@ export class HexView {
         const o = rowStart + i;
         const cell = r.cells[i];
         const ch = r.chars[i];
-        if (o >= doc.size) {
-          cell.textContent = '  ';
+        const k = c ? o - c.start : -1;
+        if (o >= doc.size || k < 0 || k >= c.bytes.length) {
+          if (o < doc.size) complete = false;
+          cell.textContent = o < doc.size ? '··' : '  ';
           ch.textContent = ' ';
           cell.removeAttribute('data-offset');
+          cell.removeAttribute('data-confidence');
+          cell.removeAttribute('aria-selected');
           cell.className = 'b none';
           ch.className = 'c none';
-          cell.removeAttribute('aria-selected');
           continue;
         }
-        const v = bytes[o - start];
-        const level = LEVELS[conf[o - start]];
+        const v = c.bytes[k];
+        const level = LEVELS[c.conf[k]];
         cell.textContent = HEX[v];
         ch.textContent = v >= 0x20 && v < 0x7f ? String.fromCharCode(v) : '.';
         cell.dataset.offset = o;
         cell.dataset.confidence = level;
         const selected = sel && o >= sel.start && o < sel.end;
-        cell.className = `b lv-${level}${fieldStart[o - start] ? ' fs' : ''}${selected ? ' sel' : ''}`;
-        ch.className = `c lv-${level}${selected ? ' sel' : ''}`;
+        let cls = `b lv-${level}`;
+        if (c.fs[k]) cls += ' fs';
+        if (selected) cls += ' sel';
+        if (o === cursor) cls += ' cur';
+        cell.className = cls;
+        ch.className = `c lv-${level}${selected ? ' sel' : ''}${o === cursor ? ' cur' : ''}`;
         if (selected) cell.setAttribute('aria-selected', 'true');
         else cell.removeAttribute('aria-selected');
       }
     });
+    if (complete && this.firstPaint === doc.handle) {
+      this.firstPaint = null;
+      // The rows are in the DOM; the next frame puts them on screen.
+      requestAnimationFrame(() => {
+        performance.mark(`hex-first-rows:${doc.handle}`);
+        emit('painted', doc);
+      });
+    }
   }
 
-  onClick(e) {
-    const cell = e.target.closest('.b[data-offset]');
-    if (!cell || !this.doc) return;
-    const o = Number(cell.dataset.offset);
-    const span = this.api.span_at(this.doc.handle, o);
-    if (span) select(span.start, span.start + span.len, 'hex');
-    else select(o, o + 1, 'hex');
+  offsetAt(target) {
+    const cell = target.closest?.('.b[data-offset]');
+    return cell ? Number(cell.dataset.offset) : null;
   }
+
+  async onClick(e) {
+    const o = this.offsetAt(e.target);
+    if (o == null || !this.doc || e.button !== 0) return;
+    e.preventDefault();
+    this.el.focus({ preventScroll: true });
+    if (e.shiftKey && state.cursor != null) {
+      this.selectRange(this.anchor ?? state.cursor, o);
+      return;
+    }
+    this.anchor = o;
+    await this.selectField(o);
+  }
+
+  /** Selects the innermost field at `o` (one byte where no field covers it). */
+  async selectField(o) {
+    const handle = this.doc.handle;
+    const span = await docs.span_at(handle, o);
+    if (state.active !== handle) return;
+    if (span) select(span.start, span.start + span.len, 'hex', o);
+    else select(o, o + 1, 'hex', o);
+  }
+
+  selectRange(a, b) {
+    select(Math.min(a, b), Math.max(a, b) + 1, 'hex', b);
+  }
+
+  onKey(e) {
+    if (!this.doc || e.target !== this.el) return;
+    const size = this.doc.size;
+    const cur = state.cursor ?? this.top * ROW;
+    const page = this.visibleRows * ROW;
+    let to = null;
+    switch (e.key) {
+      case 'ArrowLeft': to = cur - 1; break;
+      case 'ArrowRight': to = cur + 1; break;
+      case 'ArrowUp': to = cur - ROW; break;
+      case 'ArrowDown': to = cur + ROW; break;
+      case 'PageUp': to = cur - page; break;
+      case 'PageDown': to = cur + page; break;
+      case 'Home': to = e.ctrlKey || e.metaKey ? 0 : cur - (cur % ROW); break;
+      case 'End': to = e.ctrlKey || e.metaKey ? size - 1 : Math.min(size - 1, cur - (cur % ROW) + ROW - 1); break;
+      case 'Enter': e.preventDefault(); this.selectField(cur); return;
+      default: return;
+    }
+    e.preventDefault();
+    if (size === 0) return;
+    to = Math.max(0, Math.min(size - 1, to));
+    if (e.shiftKey) {
+      this.anchor ??= cur;
+      this.selectRange(this.anchor, to);
+    } else {
+      this.anchor = to;
+      select(to, to + 1, 'hex', to);
+    }
+    this.reveal(to);
+  }
+}
+
+/** Turns a window's bytes and span triples into per-byte confidence codes and field starts. */
+export function decodeWindow(start, bytes, b) {
+  const n = bytes.length;
+  const conf = new Uint8Array(n);
+  const fs = new Uint8Array(n);
+  // Longest first, so where spans nest the innermost one colors the byte.
+  const order = Array.from({ length: b.length / 3 }, (_, k) => k * 3).sort((x, y) => b[y + 1] - b[x + 1]);
+  for (const i of order) {
+    const s = Math.max(b[i], start);
+    const e = Math.min(b[i] + b[i + 1], start + n);
+    if (b[i] >= start && b[i] < start + n) fs[b[i] - start] = 1;
+    if (e > s) conf.fill(b[i + 2], s - start, e - start);
+  }
+  return { start, end: start + n, bytes, conf, fs };
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -183,4 +310,3 @@ function div(cls) {
   d.className = cls;
   return d;
 }
-

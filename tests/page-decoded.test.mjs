@@ -1,0 +1,129 @@
+// The page on decoded files (needs the GEM .ply decoder): confidence colors at known
+// offsets of a real sample, the tooltip of a known field, the tree and the hex selection
+// following each other, a truncated file's error, and a material name that is HTML.
+// Offsets come from the vendor description (shared/spec/gem-ply.md) read against the bytes
+// of enumerator_background1.ply: EPLY @0, BNDS @4 (24 bytes of box), MESH @0x20 with fvf
+// @0x24, face_start @0x28, face_count @0x2c (= 2), mesh_flags @0x30, material name (u8
+// length 0x19 @0x34, then 25 characters), VERT @0x4e, INDX @0xda.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { start, openPage, OUT, SAMPLES } from './browser.mjs';
+
+const SMALL = readFileSync(`${SAMPLES}gem-ply/enumerator_background1.ply`);
+let env;
+let decoded = false;
+before(async () => {
+  env = await start();
+  const page = await openPage(env);
+  decoded = (await page.evaluate(() => window.meshscope.state.docs[0].summary.format)) === 'gem-ply';
+  await page.close();
+});
+after(async () => { await env?.close(); });
+const needsDecoder = () => (decoded ? false : 'the GEM .ply decoder is not on this branch yet');
+
+async function choose(page, name, buffer) {
+  const before = await page.locator('#tabs [role=tab]').count();
+  await page.setInputFiles('#file-input', { name, mimeType: 'application/octet-stream', buffer });
+  await page.waitForFunction((n) => document.querySelectorAll('#tabs [role=tab]').length === n, before + 1);
+  await page.waitForSelector('#hex [data-offset="0"]');
+}
+
+const conf = (page, o) => page.locator(`#hex [data-offset="${o}"]`).getAttribute('data-confidence');
+
+test('a real sample: colors at known offsets agree with the spans, and the tooltip names a known field', async (t) => {
+  if (needsDecoder()) return t.skip(needsDecoder());
+  const page = await openPage(env);
+  await choose(page, 'enumerator_background1.ply', SMALL);
+  // The magic is the vendor's own description: Proven (DESIGN.md, Confidence).
+  assert.equal(await conf(page, 0), 'proven');
+  assert.notEqual(await conf(page, 0x2c), 'uncovered', 'face_count is decoded');
+  assert.notEqual(await conf(page, 0x40), 'uncovered', 'the material name is decoded');
+  // Every byte on screen carries the confidence of the innermost span span_at gives for it.
+  const mismatches = await page.evaluate(async () => {
+    const { docs, state } = window.meshscope;
+    const out = [];
+    for (const c of document.querySelectorAll('#hex [data-offset]')) {
+      const s = await docs.span_at(state.active, Number(c.dataset.offset));
+      const want = s ? s.confidence : 'uncovered';
+      if (c.dataset.confidence !== want) out.push([c.dataset.offset, c.dataset.confidence, want]);
+    }
+    return out;
+  });
+  assert.deepEqual(mismatches, []);
+  await page.hover('#hex [data-offset="45"]'); // 0x2d, inside face_count
+  await page.waitForFunction(() => document.querySelector('#tooltip:not([hidden])')?.dataset.offset === '45');
+  const tip = await page.locator('#tooltip').textContent();
+  assert.match(tip, /face_count/);
+  assert.match(tip, /value\s*2\b/);
+  assert.match(tip, /0x2c/);
+  await page.screenshot({ path: `${OUT}page-decoded-tooltip.png` });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('clicking a byte selects its field in the hex view and the tree; clicking a tree node selects its bytes', async (t) => {
+  if (needsDecoder()) return t.skip(needsDecoder());
+  const page = await openPage(env);
+  await choose(page, 'enumerator_background1.ply', SMALL);
+  const selected = () => page.evaluate(() => [...document.querySelectorAll('#hex [aria-selected=true]')].map((c) => Number(c.dataset.offset)));
+  await page.click('#hex [data-offset="45"]');
+  await page.waitForFunction(() => document.querySelector('#tree [aria-selected=true]'));
+  assert.deepEqual(await selected(), [0x2c, 0x2d, 0x2e, 0x2f], 'the whole u32 face_count');
+  const node = page.locator('#tree [aria-selected=true]');
+  assert.match(await node.getAttribute('data-path'), /face_count$/);
+  assert.ok(await node.isVisible());
+  // A tree node: the material name, 25 characters after its length byte.
+  const mat = page.locator('#tree [role=treeitem]').filter({ hasText: 'enumerator_background.mtl' }).last();
+  await mat.locator('.tr').first().click();
+  const sel = await selected();
+  assert.ok(sel.includes(0x35) && sel.includes(0x4d), `material bytes selected: ${sel}`);
+  assert.ok(!sel.includes(0x4e), 'VERT is not part of it');
+  // A vertex deep in an array opens lazily: the VERT region's elements exist only once opened.
+  const before = await page.locator('#tree [role=treeitem]').count();
+  await page.click('#hex [data-offset="126"]'); // inside vertex 1 (0x5a + 32 = 0x7a)
+  await page.waitForFunction(() => /\[1\]/.test(document.querySelector('#tree [aria-selected=true]')?.dataset.path ?? ''));
+  assert.ok(await page.locator('#tree [role=treeitem]').count() > before);
+  await page.screenshot({ path: `${OUT}page-decoded-tree.png` });
+  await page.close();
+});
+
+test('a truncated file opens: spans before the error are shown and the error links to its bytes', async (t) => {
+  if (needsDecoder()) return t.skip(needsDecoder());
+  const page = await openPage(env);
+  const cut = SMALL.subarray(0, 0x70); // in the middle of the VERT data
+  await choose(page, 'truncated.ply', cut);
+  await page.waitForSelector('#errors:not([hidden]) .error');
+  const text = await page.locator('#errors .error').first().textContent();
+  assert.match(text, /0x[0-9a-f]+ \(\d+\)/, 'the offset is shown');
+  const offset = Number(await page.locator('#errors .error').first().getAttribute('data-offset'));
+  assert.ok(offset >= 0x4e && offset <= 0xda, `the error is in VERT: ${offset}`);
+  assert.equal(await conf(page, 0), 'proven', 'the spans before the error are kept');
+  assert.notEqual(await conf(page, 0x2c), 'uncovered');
+  await page.locator('#errors .error').first().click();
+  const shown = Math.min(offset, cut.length - 1);
+  await page.waitForFunction((o) => document.querySelector(`#hex [data-offset="${o}"]`)?.getAttribute('aria-selected') === 'true', shown);
+  await page.screenshot({ path: `${OUT}page-decoded-error.png` });
+  await page.close();
+});
+
+test('a material name that is HTML is shown as text and runs nothing', async (t) => {
+  if (needsDecoder()) return t.skip(needsDecoder());
+  const page = await openPage(env);
+  let dialogs = 0;
+  page.on('dialog', (d) => { dialogs++; d.dismiss(); });
+  const evil = '<img src=x onerror=alert(1)>';
+  // The same file with the material name (u8 length @0x34, 25 bytes) replaced.
+  const bytes = Buffer.concat([SMALL.subarray(0, 0x34), Buffer.from([evil.length]), Buffer.from(evil), SMALL.subarray(0x34 + 1 + 25)]);
+  await choose(page, 'evil.ply', bytes);
+  const texts = await page.evaluate(() => document.getElementById('tree').textContent);
+  assert.ok(texts.includes(evil), 'the name is in the tree, as text');
+  await page.hover('#hex [data-offset="60"]');
+  await page.waitForFunction(() => document.querySelector('#tooltip:not([hidden])')?.dataset.offset === '60');
+  assert.ok((await page.locator('#tooltip').textContent()).includes(evil));
+  assert.equal(await page.locator('img').count(), 0);
+  await page.waitForTimeout(300);
+  assert.equal(dialogs, 0);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
