@@ -4,12 +4,13 @@
 // screen's window (measured inside the worker, and as a round trip from the page).
 // The big files are made in the page: a raw blob, and a .ply whose VERT chunk is tiled
 // from a real sample's vertices (decoded spans in every window, once the GEM decoder is in).
-// Usage: npm run bench:page [-- --sizes=1,256]
+// Usage: npm run bench:page [-- --sizes=1,256 --kinds=raw,ply]
 import { start, openPage, SAMPLES } from '../tests/browser.mjs';
 import { readFileSync } from 'node:fs';
 
 const arg = (k, d) => process.argv.find((a) => a.startsWith(`--${k}=`))?.split('=')[1] ?? d;
 const SIZES = arg('sizes', '1,256').split(',').map(Number);
+const KINDS = arg('kinds', 'raw,ply').split(',');
 
 /** A .ply laid out as enumerator_background1.ply with its VERT chunk grown to about `bytes`. */
 function tiledPly(bytes) {
@@ -52,13 +53,18 @@ async function timeToRows(page, name, size, ply) {
     input.dispatchEvent(new Event('change'));
     const chosen = performance.getEntriesByName('file-chosen')[0];
     const m = await painted;
-    const s = window.meshscope.state.docs.find((d) => d.handle === window.meshscope.state.active).summary;
-    return { ms: m.startTime - chosen.startTime, format: s.format, size: s.size, errors: s.errors.length };
+    const d = window.meshscope.state.docs.find((x) => x.handle === window.meshscope.state.active);
+    const s = d.summary;
+    const bytes = performance.getEntriesByName(`hex-first-bytes:${name}`)[0];
+    return {
+      ms: m.startTime - chosen.startTime, bytesMs: bytes ? bytes.startTime - chosen.startTime : null,
+      readMs: d.timings?.readMs, decodeMs: d.timings?.decodeMs, format: s.format, size: s.size, errors: s.errors.length,
+    };
   }, { name, size, ply: ply && { head: [...ply.head], body: [...ply.body], tail: [...ply.tail], n: ply.n, stride: ply.stride } });
 }
 
 /** Scrolls for `frames` frames, `step(i)` giving the row to show; returns frame intervals. */
-async function scrollFrames(page, mode, frames = 240) {
+async function scrollFrames(page, mode, frames = 120) {
   return page.evaluate(async ({ mode, frames }) => {
     const hex = window.meshscope.hex;
     const max = hex.maxTop();
@@ -107,16 +113,15 @@ async function spansTiming(page) {
 }
 
 const env = await start();
-const out = [];
 try {
   const page = await openPage(env, '', { viewport: { width: 1400, height: 900 } });
   for (const mb of SIZES) {
     const size = mb * 1024 * 1024;
-    for (const kind of ['raw', 'ply']) {
+    for (const kind of KINDS) {
       const name = `${kind}-${mb}MB.${kind === 'ply' ? 'ply' : 'bin'}`;
       const r = await timeToRows(page, name, size, kind === 'ply' ? tiledPly(size) : null);
-      out.push({ file: name, firstRowsMs: Math.round(r.ms), format: r.format, bytes: r.size, errors: r.errors });
-      console.log(`${name}: first rows ${r.ms.toFixed(0)} ms after choosing (${r.format}, ${r.size} bytes, ${r.errors} decode errors)`);
+      const pre = r.bytesMs == null ? '' : `first bytes (undecoded preview) ${r.bytesMs.toFixed(0)} ms, `;
+      console.log(`${name}: ${pre}first decoded rows ${r.ms.toFixed(0)} ms after choosing [worker: read ${r.readMs.toFixed(0)} ms, decode ${r.decodeMs.toFixed(0)} ms] (${r.format}, ${r.size} bytes, ${r.errors} decode errors)`);
       if (mb === Math.max(...SIZES)) {
         for (const mode of ['wheel', 'fast', 'jump']) {
           const f = await scrollFrames(page, mode);

@@ -61,7 +61,10 @@ test('keyboard: arrows, page down, home and end move the selected byte', async (
   const page = await openPage(env);
   await choose(page, 'keys.bin', Buffer.alloc(5000, 0x41));
   await page.click('#hex [data-offset="18"]');
-  const selected = () => page.evaluate(() => [...document.querySelectorAll('#hex [aria-selected=true]')].map((c) => Number(c.dataset.offset)));
+  // Rows are reused as they scroll, so DOM order is not offset order: sort.
+  const selected = () => page.evaluate(() => [...document.querySelectorAll('#hex [aria-selected=true]')].map((c) => Number(c.dataset.offset)).sort((a, b) => a - b));
+  // A click asks the worker for the field under it: wait for the answer.
+  await page.waitForFunction(() => window.meshscope.state.selection?.start === 18);
   assert.deepEqual(await selected(), [18], 'an uncovered byte selects itself');
   await page.keyboard.press('ArrowRight');
   assert.deepEqual(await selected(), [19]);

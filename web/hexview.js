@@ -40,7 +40,12 @@ export class HexView {
     this.el.addEventListener('keydown', (e) => this.onKey(e));
     new ResizeObserver(() => this.layout()).observe(this.el);
     on('active', (doc) => this.show(doc));
+    on('preview', (file) => this.preview(file));
+    this.painted = null; // the selection and cursor the rows show
     on('selection', (sel) => {
+      const old = this.painted;
+      this.painted = { start: sel.start, end: sel.end, cursor: sel.cursor };
+      this.invalidate(...[old, this.painted].filter(Boolean).flatMap((x) => [[x.start, x.end], [x.cursor, x.cursor + 1]]));
       if (sel.source !== 'hex') this.reveal(sel.cursor ?? sel.start);
       this.paint();
     });
@@ -51,9 +56,17 @@ export class HexView {
     this.top = 0;
     this.cache = null;
     this.firstPaint = doc ? doc.handle : null;
+    this.painted = null;
+    this.invalidate();
     this.el.dataset.handle = doc ? doc.handle : '';
     this.layout();
     this.scrollToRow(0);
+  }
+
+  /** Shows a file's bytes straight from the File while the worker reads and decodes it:
+   *  no confidence yet (no data-confidence), but the bytes are there at once. */
+  preview(file) {
+    this.show({ handle: -1, name: file.name, size: file.size, file, preview: true });
   }
 
   get totalRows() {
@@ -81,23 +94,30 @@ export class HexView {
     const el = div('hex-row');
     el.setAttribute('role', 'row');
     const off = div('hex-off');
+    const offText = document.createTextNode('');
+    off.append(offText);
     const bytes = div('hex-bytes');
     const ascii = div('hex-ascii');
     const cells = [];
     const chars = [];
+    const text = [];
+    const ctext = [];
     for (let i = 0; i < ROW; i++) {
       const b = document.createElement('span');
       b.className = 'b';
       b.setAttribute('role', 'gridcell');
       bytes.append(b);
       cells.push(b);
+      text.push(b.appendChild(document.createTextNode('')));
       const c = document.createElement('span');
       c.className = 'c';
       ascii.append(c);
       chars.push(c);
+      ctext.push(c.appendChild(document.createTextNode('')));
     }
     el.append(off, bytes, ascii);
-    return { el, off, cells, chars };
+    const k = Array.from({ length: ROW }, () => ({ v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false }));
+    return { el, off: offText, cells, chars, text, ctext, k, start: -1, valid: false, y: -1, handle: null };
   }
 
   maxTop() {
@@ -148,9 +168,11 @@ export class HexView {
   async fetch(w) {
     this.inflight = true;
     try {
-      const r = await docs.window(w.handle, w.start, w.end);
+      const r = this.doc?.preview
+        ? { bytes: new Uint8Array(await this.doc.file.slice(w.start, w.end).arrayBuffer()), bounds: [], pending: true }
+        : await docs.window(w.handle, w.start, w.end);
       if (this.doc?.handle === w.handle) {
-        this.cache = { handle: w.handle, ...decodeWindow(w.start, r.bytes, r.bounds) };
+        this.cache = { handle: w.handle, pending: !!r.pending, ...decodeWindow(w.start, r.bytes, r.bounds) };
       }
     } catch (e) {
       emit('status', `could not read bytes: ${e.message}`);
@@ -163,6 +185,15 @@ export class HexView {
     if (next && next.handle === this.doc?.handle) this.ensure(next.start + MARGIN_ROWS * ROW, next.end - MARGIN_ROWS * ROW);
   }
 
+  /** Marks rows for repainting: all of them, or those holding bytes of the given ranges. */
+  invalidate(...ranges) {
+    for (const r of this.rows) {
+      if (!ranges.length || ranges.some(([s, e]) => r.start < e && r.start + ROW > s)) r.valid = false;
+    }
+  }
+
+  /** Puts the rows on screen. A row keeps its DOM content while it stays on screen (it only
+   *  moves), so scrolling by a few rows repaints a few rows, whatever the file's size. */
   paint() {
     const doc = this.doc;
     if (!doc) return;
@@ -172,56 +203,93 @@ export class HexView {
     const c = this.cache?.handle === doc.handle ? this.cache : null;
     const sel = state.selection?.handle === doc.handle ? state.selection : null;
     const cursor = sel ? state.cursor : null;
+    const n = this.rows.length;
+    // Rows already showing a wanted offset keep it; the others are free for the rest.
+    const keep = new Map();
+    const free = [];
+    for (const r of this.rows) {
+      const j = (r.start - start) / ROW;
+      if (r.valid && r.handle === doc.handle && j >= 0 && j < n && Number.isInteger(j) && !keep.has(j)) keep.set(j, r);
+      else free.push(r);
+    }
     let complete = true;
-    this.rows.forEach((r, ri) => {
-      const rowStart = start + ri * ROW;
-      if (rowStart >= doc.size) {
-        r.el.hidden = true;
-        return;
+    for (let j = 0; j < n; j++) {
+      let r = keep.get(j);
+      const rowStart = start + j * ROW;
+      if (!r) {
+        r = free.pop();
+        r.valid = this.paintRow(r, rowStart, doc, c, sel, cursor);
+        r.start = rowStart;
+        r.handle = doc.handle;
       }
-      r.el.hidden = false;
-      r.off.textContent = rowStart.toString(16).padStart(8, '0');
-      for (let i = 0; i < ROW; i++) {
-        const o = rowStart + i;
-        const cell = r.cells[i];
-        const ch = r.chars[i];
-        const k = c ? o - c.start : -1;
-        if (o >= doc.size || k < 0 || k >= c.bytes.length) {
-          if (o < doc.size) complete = false;
-          cell.textContent = o < doc.size ? '··' : '  ';
-          ch.textContent = ' ';
-          cell.removeAttribute('data-offset');
-          cell.removeAttribute('data-confidence');
-          cell.removeAttribute('aria-selected');
-          cell.className = 'b none';
-          ch.className = 'c none';
-          continue;
-        }
-        const v = c.bytes[k];
-        const level = LEVELS[c.conf[k]];
-        cell.textContent = HEX[v];
-        ch.textContent = v >= 0x20 && v < 0x7f ? String.fromCharCode(v) : '.';
-        cell.dataset.offset = o;
-        cell.dataset.confidence = level;
-        const selected = sel && o >= sel.start && o < sel.end;
-        let cls = `b lv-${level}`;
-        if (c.fs[k]) cls += ' fs';
-        if (selected) cls += ' sel';
-        if (o === cursor) cls += ' cur';
-        cell.className = cls;
-        ch.className = `c lv-${level}${selected ? ' sel' : ''}${o === cursor ? ' cur' : ''}`;
-        if (selected) cell.setAttribute('aria-selected', 'true');
-        else cell.removeAttribute('aria-selected');
-      }
-    });
+      if (!r.valid && rowStart < doc.size) complete = false;
+      if (r.y !== j) { r.y = j; r.el.style.transform = `translateY(${j * ROW_PX}px)`; }
+      if (r.index !== rowStart / ROW) { r.index = rowStart / ROW; r.el.setAttribute('aria-rowindex', r.index + 1); }
+    }
     if (complete && this.firstPaint === doc.handle) {
       this.firstPaint = null;
       // The rows are in the DOM; the next frame puts them on screen.
       requestAnimationFrame(() => {
-        performance.mark(`hex-first-rows:${doc.handle}`);
+        if (doc.preview) performance.mark(`hex-first-bytes:${doc.name}`);
+        else performance.mark(`hex-first-rows:${doc.handle}`);
         emit('painted', doc);
       });
     }
+  }
+
+  /** Paints one row; false if some of its bytes are not loaded yet. Each cell's last
+   *  written value is kept in `r.k` so unchanged text, classes and attributes are not
+   *  written again (a full repaint otherwise costs more than a frame on a slow machine). */
+  paintRow(r, rowStart, doc, c, sel, cursor) {
+    if (rowStart >= doc.size) {
+      r.el.hidden = true;
+      return true;
+    }
+    r.el.hidden = false;
+    r.off.nodeValue = rowStart.toString(16).padStart(8, '0');
+    let complete = true;
+    const k0 = c ? rowStart - c.start : -1;
+    for (let i = 0; i < ROW; i++) {
+      const o = rowStart + i;
+      const cell = r.cells[i];
+      const k = k0 + i;
+      const loaded = c && k >= 0 && k < c.bytes.length && o < doc.size;
+      if (!loaded && o < doc.size) complete = false;
+      const v = loaded ? c.bytes[k] : o < doc.size ? 256 : 257; // 256 loading, 257 past the end
+      const pending = loaded && c.pending;
+      const code = loaded && !pending ? c.conf[k] : -1;
+      const selected = code >= 0 && sel != null && o >= sel.start && o < sel.end;
+      const cur = code >= 0 && o === cursor;
+      const cls = code < 0 ? (pending ? 'b pending' : 'b none')
+        : `${LV_CLASS[code]}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
+      const ccls = code < 0 ? (pending ? 'c pending' : 'c none')
+        : `c lv-${LEVELS[code]}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
+      const st = r.k[i];
+      if (st.v !== v) {
+        st.v = v;
+        r.text[i].nodeValue = v < 256 ? HEX[v] : v === 256 ? '··' : '  ';
+        r.ctext[i].nodeValue = v < 256 ? ASCII[v] : ' ';
+      }
+      if (st.cls !== cls) { st.cls = cls; cell.className = cls; }
+      if (st.ccls !== ccls) { st.ccls = ccls; r.chars[i].className = ccls; }
+      const off = loaded ? o : -1;
+      if (st.off !== off) {
+        st.off = off;
+        if (loaded) cell.dataset.offset = o;
+        else cell.removeAttribute('data-offset');
+      }
+      if (st.code !== code) {
+        st.code = code;
+        if (code >= 0) cell.dataset.confidence = LEVELS[code];
+        else cell.removeAttribute('data-confidence');
+      }
+      if (st.sel !== selected) {
+        st.sel = selected;
+        if (selected) cell.setAttribute('aria-selected', 'true');
+        else cell.removeAttribute('aria-selected');
+      }
+    }
+    return complete;
   }
 
   offsetAt(target) {
@@ -231,7 +299,7 @@ export class HexView {
 
   async onClick(e) {
     const o = this.offsetAt(e.target);
-    if (o == null || !this.doc || e.button !== 0) return;
+    if (o == null || !this.doc || this.doc.preview || e.button !== 0) return;
     e.preventDefault();
     this.el.focus({ preventScroll: true });
     if (e.shiftKey && state.cursor != null) {
@@ -256,7 +324,7 @@ export class HexView {
   }
 
   onKey(e) {
-    if (!this.doc || e.target !== this.el) return;
+    if (!this.doc || this.doc.preview || e.target !== this.el) return;
     const size = this.doc.size;
     const cur = state.cursor ?? this.top * ROW;
     const page = this.visibleRows * ROW;
@@ -303,6 +371,8 @@ export function decodeWindow(start, bytes, b) {
   return { start, end: start + n, bytes, conf, fs };
 }
 
+const ASCII = Array.from({ length: 256 }, (_, v) => (v >= 0x20 && v < 0x7f ? String.fromCharCode(v) : '.'));
+const LV_CLASS = LEVELS.map((l) => `b lv-${l}`);
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 function div(cls) {

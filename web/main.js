@@ -2,7 +2,7 @@
 // attaching geometry chunks to their MeshSet, progress and status, and the panels.
 import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
-import { state, on, addDoc, removeDoc, setActive, setStatus, setProgress } from './state.js';
+import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
 import { attachTooltip } from './tooltip.js';
 import { TreeView } from './tree.js';
@@ -13,6 +13,7 @@ import { attachSearch } from './search.js';
 
 const $ = (id) => document.getElementById(id);
 const MB = 1024 * 1024;
+const PREVIEW_MIN = 4 * MB;
 
 function progressFor(name) {
   return (p) => setProgress({ label: `${p.phase} ${name}`, done: p.phase === 'reading' ? p.done : 0, total: p.phase === 'reading' ? p.total : 0 });
@@ -20,7 +21,7 @@ function progressFor(name) {
 
 function opened(name, r, extra = {}) {
   const { handle, summary } = r;
-  addDoc({ handle, name, size: summary.size, summary, ...extra });
+  addDoc({ handle, name, size: summary.size, summary, timings: r.timings, ...extra });
   const errs = summary.errors.length ? `, ${summary.errors.length} error(s)` : '';
   setStatus(`${name}: ${summary.format}, ${summary.size.toLocaleString()} bytes${errs}`);
   return handle;
@@ -56,10 +57,13 @@ export async function openFiles(files) {
   for (const f of order) {
     try {
       if (isChunkName(f.name) && meshSets().length && (await tryAttach(f)) != null) continue;
+      // A big file's bytes show at once, read from the File, while the worker decodes it.
+      if (f.size >= PREVIEW_MIN) emit('preview', f);
       const r = await docs.openFile(f, progressFor(f.name));
       opened(f.name, r, { file: f });
     } catch (e) {
       setStatus(`could not open ${f.name}: ${e.message}`);
+      emit('active', state.docs.find((d) => d.handle === state.active) ?? null); // drop the preview
     } finally {
       setProgress(null);
     }

@@ -15,7 +15,8 @@ export function attachTooltip(hexEl) {
 
   hexEl.addEventListener('mouseover', async (e) => {
     const cell = e.target.closest?.('.b[data-offset]');
-    if (!cell || state.active == null) return;
+    // A preview (bytes shown while a file decodes) belongs to no document yet.
+    if (!cell || state.active == null || hexEl.dataset.handle !== String(state.active)) return;
     const o = Number(cell.dataset.offset);
     if (o === shown && !tip.hidden) return;
     shown = o;
