@@ -29,6 +29,10 @@ test('only the rows on screen exist, and go to offset selects and shows a byte d
   const size = 64 * 1024 * 1024;
   // Made in the page: a 64 MB file whose byte i is (i * 31 + 7) & 0xff.
   await page.evaluate(async (size) => {
+    // Record what the progress line says while the file is read and decoded.
+    window.progressSeen = [];
+    new MutationObserver(() => window.progressSeen.push(document.getElementById('progress-label').textContent))
+      .observe(document.getElementById('progress-wrap'), { subtree: true, childList: true, characterData: true, attributes: true });
     const b = new Uint8Array(size);
     for (let i = 0; i < size; i++) b[i] = (i * 31 + 7) & 0xff;
     const input = document.getElementById('file-input');
@@ -38,7 +42,11 @@ test('only the rows on screen exist, and go to offset selects and shows a byte d
     input.dispatchEvent(new Event('change'));
   }, size);
   await page.waitForFunction(() => document.querySelector('#tabs [aria-selected=true]')?.textContent === 'big.bin');
-  await page.waitForSelector('#hex [data-offset="0"]');
+  await page.waitForSelector('#hex [data-confidence]');
+  const seen = await page.evaluate(() => window.progressSeen);
+  assert.ok(seen.some((t) => /^reading big\.bin \d+% of 64 MB$/.test(t)), `progress shown while reading: ${seen}`);
+  assert.ok(seen.some((t) => t.startsWith('decoding big.bin')), 'and while decoding');
+  assert.equal(await page.locator('#progress-wrap').isHidden(), true, 'and gone when done');
   const cells = await page.locator('#hex [data-offset]').count();
   assert.ok(cells > 16 && cells <= 80 * 16, `${cells} byte cells in the DOM for a 64 MB file`);
   const target = 0x2345678;
