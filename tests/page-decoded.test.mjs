@@ -53,10 +53,15 @@ test('a real sample: colors at known offsets agree with the spans, and the toolt
   assert.deepEqual(mismatches, []);
   await page.hover('#hex [data-offset="45"]'); // 0x2d, inside face_count
   await page.waitForFunction(() => document.querySelector('#tooltip:not([hidden])')?.dataset.offset === '45');
-  const tip = await page.locator('#tooltip').textContent();
-  assert.match(tip, /face_count/);
-  assert.match(tip, /value\s*2\b/);
-  assert.match(tip, /0x2c/);
+  const tip = await page.evaluate(() => ({
+    path: document.querySelector('#tooltip .tip-path').textContent,
+    ...Object.fromEntries([...document.querySelectorAll('#tooltip dt')].map((dt) => [dt.textContent, dt.nextSibling.textContent])),
+  }));
+  assert.match(tip.path, /face_count$/);
+  assert.equal(tip.value, '2', 'two faces, as the bytes say');
+  assert.match(tip.offset, /^0x2c \(44\), 4 bytes/);
+  assert.match(tip.type, /32/);
+  assert.equal(tip.confidence, 'proven', 'a field of the vendor description');
   await page.screenshot({ path: `${OUT}page-decoded-tooltip.png` });
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -73,12 +78,13 @@ test('clicking a byte selects its field in the hex view and the tree; clicking a
   const node = page.locator('#tree [aria-selected=true]');
   assert.match(await node.getAttribute('data-path'), /face_count$/);
   assert.ok(await node.isVisible());
-  // A tree node: the material name, 25 characters after its length byte.
-  const mat = page.locator('#tree [role=treeitem]').filter({ hasText: 'enumerator_background.mtl' }).last();
-  await mat.locator('.tr').first().click();
-  const sel = await selected();
-  assert.ok(sel.includes(0x35) && sel.includes(0x4d), `material bytes selected: ${sel}`);
-  assert.ok(!sel.includes(0x4e), 'VERT is not part of it');
+  // The material name's text: the tree opens the path to it; its record (length + text)
+  // selected in the tree selects those bytes in the hex view.
+  await page.click('#hex [data-offset="64"]');
+  await page.waitForFunction(() => /material_name\.text$/.test(document.querySelector('#tree [aria-selected=true]')?.dataset.path ?? ''));
+  assert.equal(await page.locator('#tree [aria-selected=true] .tv').first().textContent(), 'enumerator_background.mtl');
+  await page.locator('#tree [role=treeitem][data-path="MESH[0].material_name"] > .tr').click();
+  assert.deepEqual(await selected(), Array.from({ length: 26 }, (_, i) => 0x34 + i), 'length byte and 25 characters');
   // A vertex deep in an array opens lazily: the VERT region's elements exist only once opened.
   const before = await page.locator('#tree [role=treeitem]').count();
   await page.click('#hex [data-offset="126"]'); // inside vertex 1 (0x5a + 32 = 0x7a)
@@ -116,8 +122,10 @@ test('a material name that is HTML is shown as text and runs nothing', async (t)
   // The same file with the material name (u8 length @0x34, 25 bytes) replaced.
   const bytes = Buffer.concat([SMALL.subarray(0, 0x34), Buffer.from([evil.length]), Buffer.from(evil), SMALL.subarray(0x34 + 1 + 25)]);
   await choose(page, 'evil.ply', bytes);
-  const texts = await page.evaluate(() => document.getElementById('tree').textContent);
-  assert.ok(texts.includes(evil), 'the name is in the tree, as text');
+  await page.click('#hex [data-offset="60"]');
+  await page.waitForFunction(() => /material_name\.text$/.test(document.querySelector('#tree [aria-selected=true]')?.dataset.path ?? ''));
+  assert.equal(await page.locator('#tree [aria-selected=true] .tv').first().textContent(), evil, 'the name is in the tree, as text');
+  assert.ok((await page.locator('#summary').textContent()).includes(evil), 'and in the summary');
   await page.hover('#hex [data-offset="60"]');
   await page.waitForFunction(() => document.querySelector('#tooltip:not([hidden])')?.dataset.offset === '60');
   assert.ok((await page.locator('#tooltip').textContent()).includes(evil));

@@ -242,7 +242,14 @@ export class HexView {
    *  written again (a full repaint otherwise costs more than a frame on a slow machine). */
   paintRow(r, rowStart, doc, c, sel, cursor) {
     if (rowStart >= doc.size) {
+      // Past the end: hidden, and holding no offsets (so no query finds a stale byte).
       r.el.hidden = true;
+      r.cells.forEach((cell, i) => {
+        cell.removeAttribute('data-offset');
+        cell.removeAttribute('data-confidence');
+        cell.removeAttribute('aria-selected');
+        Object.assign(r.k[i], { v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false });
+      });
       return true;
     }
     r.el.hidden = false;

@@ -37,6 +37,10 @@ export class TreeView {
     }
     this.roots = nodes.map((n) => this.item(n, 1));
     this.el.append(...this.roots.map((i) => i.el));
+    // A file of a few records opens one level deep, so its fields show at once.
+    if (this.roots.length <= 12) {
+      for (const it of this.roots) if (it.node.children?.length) await this.toggle(it, true);
+    }
     this.el.dataset.handle = doc.handle;
   }
 
