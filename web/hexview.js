@@ -38,7 +38,9 @@ export class HexView {
     }, { passive: false });
     this.body.addEventListener('mousedown', (e) => this.onClick(e));
     this.el.addEventListener('keydown', (e) => this.onKey(e));
-    new ResizeObserver(() => this.layout()).observe(this.el);
+    // The view's height is read only when it changes, so painting never forces a layout.
+    this.viewH = 0;
+    new ResizeObserver(() => { this.viewH = this.body.clientHeight; this.scrollPx = null; this.layout(); }).observe(this.el);
     on('active', (doc) => this.show(doc));
     on('preview', (file) => this.preview(file));
     this.painted = null; // the selection and cursor the rows show
@@ -74,7 +76,7 @@ export class HexView {
   }
 
   get visibleRows() {
-    return Math.max(1, Math.floor(this.body.clientHeight / ROW_PX));
+    return Math.max(1, Math.floor(this.viewH / ROW_PX));
   }
 
   layout() {
@@ -86,7 +88,10 @@ export class HexView {
     }
     while (this.rows.length > want) this.rows.pop().el.remove();
     const px = Math.min(this.totalRows * ROW_PX, MAX_SCROLL_PX);
-    this.spacer.style.height = `${px + this.body.clientHeight}px`;
+    if (px !== this.scrollPx) {
+      this.scrollPx = px; // the scroll range: the spacer is one view taller than this
+      this.spacer.style.height = `${px + this.viewH}px`;
+    }
     this.paint();
   }
 
@@ -125,20 +130,21 @@ export class HexView {
   }
 
   onScroll() {
-    if (this.ignoreScroll) { this.ignoreScroll = false; return; }
-    const range = this.scroller.scrollHeight - this.scroller.clientHeight;
-    const frac = range > 0 ? this.scroller.scrollTop / range : 0;
+    const st = this.scroller.scrollTop;
+    if (Math.abs(st - (this.lastScrollTop ?? -1)) < 1) return; // our own scrollToRow
+    this.lastScrollTop = st;
+    const range = this.scrollPx;
+    const frac = range > 0 ? Math.min(1, st / range) : 0;
     this.top = Math.round(frac * this.maxTop());
     this.paint();
   }
 
   scrollToRow(row) {
     this.top = Math.max(0, Math.min(this.maxTop(), row));
-    const range = this.scroller.scrollHeight - this.scroller.clientHeight;
     const max = this.maxTop();
-    const want = max > 0 ? (this.top / max) * range : 0;
-    if (Math.abs(this.scroller.scrollTop - want) >= 1) {
-      this.ignoreScroll = true;
+    const want = max > 0 ? (this.top / max) * this.scrollPx : 0;
+    if (Math.abs((this.lastScrollTop ?? -1) - want) >= 1) {
+      this.lastScrollTop = want;
       this.scroller.scrollTop = want;
     }
     this.paint();
