@@ -7,6 +7,7 @@
 // Usage: npm run bench:page [-- --sizes=1,256 --kinds=raw,ply]
 import { start, openPage, SAMPLES } from '../tests/browser.mjs';
 import { readFileSync } from 'node:fs';
+import { loadavg, cpus } from 'node:os';
 
 const arg = (k, d) => process.argv.find((a) => a.startsWith(`--${k}=`))?.split('=')[1] ?? d;
 const SIZES = arg('sizes', '1,256').split(',').map(Number);
@@ -72,6 +73,7 @@ async function scrollFrames(page, mode, frames = 120) {
     let missing = 0;
     let row = Math.floor(max / 3);
     let seed = 12345;
+    let js = 0;
     const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
     await new Promise((done) => {
       let last = null;
@@ -84,14 +86,16 @@ async function scrollFrames(page, mode, frames = 120) {
         if (mode === 'wheel') row += 3; // a wheel notch a frame
         else if (mode === 'fast') row += 60; // a flung trackpad
         else row = Math.floor(rand() * max); // dragging the thumb: a new place every frame
+        const t0 = performance.now();
         hex.scrollToRow(row);
+        js += performance.now() - t0;
         requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
     });
     times.sort((a, b) => a - b);
     const q = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-    return { median: q(0.5), p95: q(0.95), max: times[times.length - 1], fps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length), framesWithPlaceholders: missing, frames };
+    return { jsMs: js / frames, median: q(0.5), p95: q(0.95), max: times[times.length - 1], fps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length), framesWithPlaceholders: missing, frames };
   }, { mode, frames });
 }
 
@@ -112,6 +116,7 @@ async function spansTiming(page) {
   });
 }
 
+console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 const env = await start();
 try {
   const page = await openPage(env, '', { viewport: { width: 1400, height: 900 } });
@@ -125,7 +130,7 @@ try {
       if (mb === Math.max(...SIZES)) {
         for (const mode of ['wheel', 'fast', 'jump']) {
           const f = await scrollFrames(page, mode);
-          console.log(`  scroll ${mode}: median ${f.median.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, max ${f.max.toFixed(1)} ms, ${f.fps.toFixed(0)} fps, ${f.framesWithPlaceholders}/${f.frames} frames with rows still loading`);
+          console.log(`  scroll ${mode}: page work ${f.jsMs.toFixed(2)} ms a frame; frame median ${f.median.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, max ${f.max.toFixed(1)} ms, ${f.fps.toFixed(0)} fps, ${f.framesWithPlaceholders}/${f.frames} frames with rows still loading`);
         }
         const s = await spansTiming(page);
         console.log(`  spans for one screen (${s.window} bytes, ${s.spans} spans): ${s.spansMs.toFixed(3)} ms in the worker, span_bounds ${s.spanBoundsMs.toFixed(3)} ms, ${s.roundTripMs.toFixed(2)} ms round trip from the page`);

@@ -71,7 +71,7 @@ export async function openFiles(files) {
 }
 
 function isChunkName(name) {
-  return /\.chunk$/i.test(name) || /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/i.test(name);
+  return /\.(chunk|resmeta)$/i.test(name) || /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/i.test(name);
 }
 
 /** Attaches the active document to MeshSet `parent` by hand, replacing its tab. */
