@@ -135,3 +135,40 @@ test('a material name that is HTML is shown as text and runs nothing', async (t)
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('the tree is lazy: 100,000 vertices are one node until opened, then buckets of 1,000', async (t) => {
+  if (needsDecoder()) return t.skip(needsDecoder());
+  const page = await openPage(env);
+  // enumerator_background1.ply with its VERT chunk (count @0x52, 4 x 32 bytes @0x5a) tiled
+  // to 100,000 vertices; the indices still name vertices 0..3.
+  const n = 100000;
+  const head = Buffer.from(SMALL.subarray(0, 0x5a));
+  head.writeInt32LE(n, 0x52);
+  const tile = SMALL.subarray(0x5a, 0xda);
+  const body = Buffer.concat(Array.from({ length: n / 4 }, () => tile));
+  await choose(page, 'many.ply', Buffer.concat([head, body, SMALL.subarray(0xda)]));
+  const vertices = page.locator('#tree [role=treeitem][data-path="VERT.vertices"]');
+  await vertices.waitFor();
+  const items = () => page.locator('#tree [role=treeitem]').count();
+  assert.ok(await items() < 60, `before opening: ${await items()} tree items`);
+  await vertices.locator('> .tr .tog').click();
+  await page.waitForFunction(() => document.querySelectorAll('#tree [role=treeitem][data-path^="VERT.vertices[0..1000]"]').length === 1);
+  const buckets = await vertices.locator('> [role=group] > [role=treeitem]').count();
+  assert.equal(buckets, 100, '100 buckets of 1,000');
+  assert.ok(await items() < 200);
+  // Opening the last bucket makes its 1,000 elements, and only those.
+  const last = vertices.locator('> [role=group] > [role=treeitem]').last();
+  assert.equal(await last.getAttribute('data-path'), 'VERT.vertices[99000..100000]');
+  await last.locator('> .tr .tog').click();
+  await page.waitForFunction(() => document.querySelector('#tree [data-path="VERT.vertices[99999]"]'));
+  assert.equal(await last.locator('> [role=group] > [role=treeitem]').count(), 1000);
+  assert.ok(await items() < 1300, `${await items()} items after opening one bucket`);
+  // Selecting a vertex far into the file from the hex view opens its bucket.
+  const v = 54321;
+  await page.fill('#goto', String(0x5a + v * 32));
+  await page.press('#goto', 'Enter');
+  await page.focus('#hex');
+  await page.keyboard.press('Enter'); // selects the field at the cursor
+  await page.waitForFunction((p) => document.querySelector('#tree [aria-selected=true]')?.dataset.path.startsWith(p), `VERT.vertices[${v}]`);
+  await page.close();
+});
