@@ -210,3 +210,16 @@ test('hovering a byte shows a tooltip below it that does not cover it', async ()
   assert.equal(overlaps, false);
   await page.close();
 });
+
+test('an empty file opens without errors and the keys do nothing', async () => {
+  const page = await openPage(env);
+  await page.setInputFiles('#file-input', { name: 'empty.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(0) });
+  await page.waitForFunction(() => document.querySelector('#tabs [aria-selected=true]')?.textContent === 'empty.bin');
+  await page.focus('#hex');
+  for (const k of ['ArrowRight', 'PageDown', 'End', 'Enter']) await page.keyboard.press(k);
+  await page.waitForTimeout(200); // Enter would ask the worker for a field: give it time to answer
+  assert.equal(await page.locator('#hex [data-offset]').count(), 0);
+  assert.equal(await page.evaluate(() => window.meshscope.state.selection), null);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

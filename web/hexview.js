@@ -337,7 +337,7 @@ export class HexView {
   }
 
   onKey(e) {
-    if (!this.doc || this.doc.preview || e.target !== this.el) return;
+    if (!this.doc || this.doc.preview || e.target !== this.el || this.doc.size === 0) return;
     const size = this.doc.size;
     const cur = state.cursor ?? this.top * ROW;
     const page = this.visibleRows * ROW;
@@ -355,7 +355,6 @@ export class HexView {
       default: return;
     }
     e.preventDefault();
-    if (size === 0) return;
     to = Math.max(0, Math.min(size - 1, to));
     if (e.shiftKey) {
       this.anchor ??= cur;
