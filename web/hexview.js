@@ -43,6 +43,8 @@ export class HexView {
     new ResizeObserver(() => { this.viewH = this.body.clientHeight; this.scrollPx = null; this.layout(); }).observe(this.el);
     on('active', (doc) => this.show(doc));
     on('preview', (file) => this.preview(file));
+    this.marks = [];
+    on('annotations', (marks) => { this.marks = marks; this.invalidate(); this.paint(); });
     this.painted = null; // the selection and cursor the rows show
     on('selection', (sel) => {
       const old = this.painted;
@@ -273,8 +275,9 @@ export class HexView {
       const code = loaded && !pending ? c.conf[k] : -1;
       const selected = code >= 0 && sel != null && o >= sel.start && o < sel.end;
       const cur = code >= 0 && o === cursor;
+      const ann = code >= 0 && this.marks.length > 0 && this.marks.some((m) => m.start <= o && o < m.end);
       const cls = code < 0 ? (pending ? 'b pending' : 'b none')
-        : `${LV_CLASS[code]}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
+        : `${LV_CLASS[code]}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}${ann ? ' ann' : ''}`;
       const ccls = code < 0 ? (pending ? 'c pending' : 'c none')
         : `c lv-${LEVELS[code]}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
       const st = r.k[i];

@@ -2,7 +2,7 @@
 // attaching geometry chunks to their MeshSet, progress and status, and the panels.
 import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
-import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress } from './state.js';
+import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress, select } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
 import { attachTooltip } from './tooltip.js';
 import { TreeView } from './tree.js';
@@ -10,6 +10,9 @@ import { Inspector } from './inspector.js';
 import { SummaryView } from './summary.js';
 import { ErrorBanner } from './errors.js';
 import { attachSearch } from './search.js';
+import { AnnotationsPanel } from './annotations.js';
+import { annotationFile } from './annotation-store.js';
+import { parseFragment, formatFragment, packText, unpackText, fetchSource } from './share.js';
 
 const $ = (id) => document.getElementById(id);
 const MB = 1024 * 1024;
@@ -204,8 +207,80 @@ async function main() {
     if (files.length) openFiles(files);
   });
 
-  opened('sample.ply', await docs.openSample('sample.ply'));
+  const annotations = new AnnotationsPanel($('annotations'));
+  window.meshscope.annotations = annotations;
+  $('copy-link').addEventListener('click', () => copyLink(annotations));
+  window.addEventListener('hashchange', () => { if (location.hash !== lastLink) openView(annotations, parseFragment(location.hash)); });
+
+  await annotations.ready;
+  await openView(annotations, parseFragment(location.hash));
   document.body.dataset.ready = 'true';
+}
+
+let lastLink = null;
+
+/** Shows a problem that needs the reader's attention (an unreachable #src=, a bad link). */
+function notice(text) {
+  const el = $('notice');
+  el.textContent = text;
+  el.hidden = !text;
+  if (text) setStatus(text);
+}
+
+/** Opens what a link describes: the file at src (else the built-in sample), its annotations,
+ *  the tab and the selection. A part that fails says why and the rest still opens. */
+async function openView(annotations, view) {
+  notice('');
+  if (view.ann) {
+    try {
+      await annotations.importText(await unpackText(view.ann));
+    } catch (e) {
+      notice(`the link's annotations could not be read: ${e.message}`);
+    }
+  }
+  let opened_ = false;
+  if (view.src) {
+    const name = decodeURIComponent(view.src.split(/[?#]/)[0].split('/').pop() || 'download');
+    try {
+      const bytes = await fetchSource(view.src, (done, total) => setProgress({ label: `downloading ${name}`, done, total }));
+      setProgress(null);
+      opened(name, await docs.openBytes(name, bytes), { src: view.src });
+      opened_ = true;
+    } catch (e) {
+      setProgress(null);
+      notice(e.message);
+    }
+  }
+  if (!opened_ && !state.docs.length) opened('sample.ply', await docs.openSample('sample.ply'));
+  if (view.tab != null && state.docs[view.tab]) setActive(state.docs[view.tab].handle);
+  const doc = state.docs.find((d) => d.handle === state.active);
+  if (view.sel && doc && view.sel.start < doc.size) select(view.sel.start, Math.min(view.sel.end, doc.size), 'link');
+  if (view.lod != null || view.pass) emit('view', { lod: view.lod, pass: view.pass });
+}
+
+/** Puts the view in the URL fragment and on the clipboard. */
+async function copyLink(annotations) {
+  const doc = state.docs.find((d) => d.handle === state.active);
+  const sel = state.selection?.handle === state.active ? state.selection : null;
+  const list = annotations.store.list;
+  const frag = formatFragment({
+    src: doc?.src,
+    sel: sel && { start: sel.start, end: sel.end },
+    tab: doc ? state.docs.indexOf(doc) : undefined,
+    lod: state.view?.lod,
+    pass: state.view?.pass,
+    ann: list.length ? await packText(annotationFile(list)) : undefined,
+  });
+  lastLink = frag;
+  history.replaceState(null, '', frag);
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    setStatus(doc?.src ? 'link copied' : 'link copied (this file came from your disk: the link carries the selection and annotations, not the file)');
+  } catch {
+    setStatus('the link is in the address bar (the clipboard is not available here)');
+  }
+  return url;
 }
 
 main().catch((e) => {

@@ -3,6 +3,7 @@
 // covers the byte. Every string from the file goes in as text.
 import { state } from './state.js';
 import { docs } from './docs.js';
+import { decodeAs } from './decode.js';
 
 export function attachTooltip(hexEl) {
   const tip = document.createElement('div');
@@ -23,8 +24,12 @@ export function attachTooltip(hexEl) {
     const t = ++token;
     const handle = state.active;
     const span = await docs.span_at(handle, o).catch(() => null);
+    const marks = (state.annotationMarks ?? []).filter((m) => m.start <= o && o < m.end);
+    const notes = await Promise.all(marks.map(async (m) => ({
+      a: m.annotation, value: decodeAs(m.annotation.type, await docs.bytes(handle, m.start, m.end)),
+    })));
     if (t !== token || !cell.isConnected || Number(cell.dataset.offset) !== o) return;
-    fill(tip, o, span, cell.dataset.confidence);
+    fill(tip, o, span, cell.dataset.confidence, notes);
     place(tip, cell);
   });
   hexEl.addEventListener('mouseleave', () => { token++; shown = null; tip.hidden = true; });
@@ -32,7 +37,7 @@ export function attachTooltip(hexEl) {
   return tip;
 }
 
-function fill(tip, o, span, level) {
+function fill(tip, o, span, level, notes = []) {
   const rows = [];
   const row = (k, v, cls) => {
     const dt = document.createElement('dt');
@@ -55,6 +60,10 @@ function fill(tip, o, span, level) {
     head.textContent = 'uncovered';
     row('offset', `0x${o.toString(16)} (${o})`);
     row('confidence', level ?? 'uncovered', 'badge lv-uncovered');
+  }
+  for (const { a, value } of notes) {
+    row('annotation', `${a.name} (${a.type}, ${a.confidence}) = ${value}`, 'tip-ann');
+    if (a.note) row('', a.note);
   }
   const dl = document.createElement('dl');
   dl.append(...rows);
