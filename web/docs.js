@@ -5,7 +5,7 @@
 import { loadWasm } from './wasm.js';
 
 const METHODS = ['open', 'attach', 'summary', 'spans', 'span_bounds', 'span_at', 'tree',
-  'region_items', 'mesh', 'errors', 'bytes', 'close', 'sample_file', 'djb2_xor'];
+  'region_items', 'mesh', 'errors', 'bytes', 'close', 'sample_file', 'djb2_xor', 'export_glb'];
 
 export const docs = Object.fromEntries(METHODS.map((m) => [m, async (...args) => {
   const api = await loadWasm();

@@ -179,3 +179,12 @@ pub fn sample_file() -> Vec<u8> {
 pub fn djb2_xor(bytes: &[u8]) -> u32 {
     crate::djb2_xor(bytes)
 }
+
+/// Every decoded LOD of a document as a glTF 2.0 binary (`export::gltf`), for "Download .glb".
+#[wasm_bindgen]
+pub fn export_glb(handle: u32) -> Result<Uint8Array, JsError> {
+    with_doc(handle, |d| {
+        let glb = crate::export::gltf::write_glb(&d.mesh, &d.name).map_err(|e| JsError::new(&e))?;
+        Ok(Uint8Array::from(&glb[..]))
+    })
+}
