@@ -9,6 +9,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
+pub mod view;
+
 #[derive(Default)]
 struct Registry {
     next: u32,
