@@ -5,21 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT, OUT, SAMPLES } from './browser.mjs';
+import { validate } from './gltf-validate.mjs';
 
-const validator = createRequire(import.meta.url)('gltf-validator');
 const GLB = join(OUT, 'glb');
 mkdirSync(GLB, { recursive: true });
-
-/** Runs the validator; returns the report (and the errors, with their messages, for asserts). */
-export async function validate(bytes, uri) {
-  const report = await validator.validateBytes(new Uint8Array(bytes), { uri, maxIssues: 200 });
-  const errors = report.issues.messages.filter((m) => m.severity === 0)
-    .map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
-  return { report, errors };
-}
 
 function cli(args) {
   return execFileSync('cargo', ['run', '-q', '--bin', 'meshscope', '--', ...args],

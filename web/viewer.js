@@ -68,7 +68,8 @@ export class MeshView {
 
   createView() {
     try {
-      this.view = new this.api.Viewer(this.canvas);
+      // `#aa=0` in the address turns multisampling off (the benchmark compares both).
+      this.view = new this.api.Viewer(this.canvas, !/(^|[#&])aa=0/.test(location.hash));
       this.resize();
     } catch (e) {
       this.view = null;

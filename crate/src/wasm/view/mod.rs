@@ -48,11 +48,12 @@ fn err(e: impl std::fmt::Display) -> JsError {
 
 #[wasm_bindgen]
 impl Viewer {
-    /// Wraps the canvas's WebGL2 context. Fails with a message when WebGL2 is not there.
+    /// Wraps the canvas's WebGL2 context (multisampled when `antialias`). Fails with a message
+    /// when WebGL2 is not there.
     #[wasm_bindgen(constructor)]
-    pub fn new(canvas: HtmlCanvasElement) -> Result<Viewer, JsError> {
+    pub fn new(canvas: HtmlCanvasElement, antialias: bool) -> Result<Viewer, JsError> {
         let opts = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&opts, &"antialias".into(), &true.into());
+        let _ = js_sys::Reflect::set(&opts, &"antialias".into(), &antialias.into());
         let _ = js_sys::Reflect::set(&opts, &"preserveDrawingBuffer".into(), &true.into());
         let gl: WebGl2RenderingContext = canvas
             .get_context_with_context_options("webgl2", &opts)
