@@ -21,6 +21,7 @@ export const TOGGLES = [
   ['bounds', 'Bounds', 'Measured bounding box of the LOD'],
   ['boneBoxes', 'Bone boxes', 'Measured bounds of the vertices each bone mostly moves'],
   ['shadow', 'Shadow faces', 'Mark the faces that cast shadows (GEM SHDW)'],
+  ['grid', 'Grid', 'Landscape grid (GEM InfG): faces colored by submesh, invalid faces red'],
   ['cull', 'Cull back', 'Cull back faces (counter-clockwise front; mirrored sections flipped)'],
   ['zUp', 'Z up', 'Treat +Z as up instead of +Y'],
 ];

@@ -9,7 +9,7 @@ import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from '
 
 const OPT = { wireframe: 1, normals: 2, tangents: 4, bounds: 8, checker: 16, cull: 32 };
 /** Overlay layers in the renderer. */
-const LAYER = { selection: 1, shadow: 2 };
+const LAYER = { selection: 1, shadow: 2, invalid: 3, grid: 10 };
 /** Above this many triangles the view does not try to draw (a clear message instead). */
 export const MAX_TRIANGLES = 6_000_000;
 const MAX_LINES_TRIANGLES = 1_500_000;
@@ -277,7 +277,32 @@ export class MeshView {
       this.view.set_overlay(LAYER.shadow, new Uint32Array(0), 0, 0, 0);
     }
     t.shadow.disabled = !shadow.length;
+    this.applyGrid();
     this.redraw();
+  }
+
+  /** The landscape grid: one overlay per submesh in its color, and the invalid faces in red. */
+  applyGrid() {
+    const grid = this.mesh.grid;
+    const t = this.c.toggles.grid;
+    t.disabled = !grid;
+    for (const l of this.gridLayers ?? []) this.view.set_overlay(l, new Uint32Array(0), 0, 0, 0);
+    this.gridLayers = [];
+    if (!grid || !t.checked) return;
+    const bySub = new Map();
+    const invalid = [];
+    grid.face_submesh.forEach((s, f) => {
+      if (!bySub.has(s)) bySub.set(s, []);
+      bySub.get(s).push(f);
+      if (grid.face_invalid[f]) invalid.push(f);
+    });
+    for (const [s, faces] of bySub) {
+      const layer = LAYER.grid + s;
+      this.view.set_overlay(layer, new Uint32Array(faces), ...PALETTE[s % PALETTE.length]);
+      this.gridLayers.push(layer);
+    }
+    this.view.set_overlay(LAYER.invalid, new Uint32Array(invalid), 0.9, 0.1, 0.1);
+    this.gridLayers.push(LAYER.invalid);
   }
 
   describe(extra = '') {

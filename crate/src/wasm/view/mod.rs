@@ -121,12 +121,15 @@ impl Viewer {
     }
 
     /// Triangles (indices into the LOD's triangle list) drawn over the surface in a color;
-    /// `layer` keeps overlays apart (selection, shadow casters, invalid faces).
+    /// `layer` keeps overlays apart (1 selection, 2 shadow casters, 3 invalid faces, 10+ grid
+    /// submeshes); an empty list removes the layer.
     pub fn set_overlay(&mut self, layer: u32, triangles: Vec<u32>, r: f32, g: f32, b: f32) {
         self.overlays.retain(|(l, _)| *l != layer);
         let Some(geo) = &self.geo else { return };
         if let Some(cpu) = geo.overlay_mesh(&triangles, [r, g, b]) {
             self.overlays.push((layer, three_d::Mesh::new(&self.ctx, &cpu)));
+            // Drawn from the highest layer down, so the selection (layer 1) ends on top.
+            self.overlays.sort_by(|a, b| b.0.cmp(&a.0));
         }
     }
 
