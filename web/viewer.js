@@ -298,7 +298,7 @@ export class MeshView {
     });
     for (const [s, faces] of bySub) {
       const layer = LAYER.grid + s;
-      this.view.set_overlay(layer, new Uint32Array(faces), ...PALETTE[s % PALETTE.length]);
+      this.view.set_overlay(layer, new Uint32Array(faces), ...PALETTE[(s + 1) % PALETTE.length]); // shifted: submesh 0 differs from section 0
       this.gridLayers.push(layer);
     }
     this.view.set_overlay(LAYER.invalid, new Uint32Array(invalid), 0.9, 0.1, 0.1);

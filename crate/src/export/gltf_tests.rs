@@ -175,14 +175,28 @@ fn json_strings_are_escaped() {
 /// `MESHSCOPE_GLB_OUT` names a directory; otherwise checks they build.
 #[test]
 fn synthetic_exports_for_the_validator() {
-    let (verts, idx) = crate::sample::torus(24, 12, 1.0, 0.35);
+    // A torus of 24 x 12 quads (position, normal, uv), built here so the test owns its input.
     let mut torus = Lod { name: "torus".into(), ..Default::default() };
-    for v in &verts {
-        torus.positions.extend_from_slice(&v[0..3]);
-        torus.normals.extend_from_slice(&v[3..6]);
+    let (rings, sides) = (24u32, 12u32);
+    let mut uv = Vec::new();
+    for i in 0..=rings {
+        let u = i as f32 / rings as f32 * std::f32::consts::TAU;
+        for j in 0..=sides {
+            let v = j as f32 / sides as f32 * std::f32::consts::TAU;
+            let (cu, su, cv, sv) = (u.cos(), u.sin(), v.cos(), v.sin());
+            torus.positions.extend_from_slice(&[(1.0 + 0.35 * cv) * cu, 0.35 * sv, (1.0 + 0.35 * cv) * su]);
+            torus.normals.extend_from_slice(&[cv * cu, sv, cv * su]);
+            uv.extend_from_slice(&[i as f32 / rings as f32, j as f32 / sides as f32]);
+        }
     }
-    torus.uvs = vec![verts.iter().flat_map(|v| [v[6], v[7]]).collect()];
-    torus.indices = idx.iter().map(|&i| i as u32).collect();
+    torus.uvs = vec![uv];
+    for i in 0..rings {
+        for j in 0..sides {
+            let a = i * (sides + 1) + j;
+            let b = a + sides + 1;
+            torus.indices.extend_from_slice(&[a, a + 1, b, b, a + 1, b + 1]);
+        }
+    }
     let half = (torus.indices.len() / 2) as u32;
     torus.sections = vec![
         Section { name: "a".into(), index_start: 0, index_count: half, ..Default::default() },
