@@ -1,7 +1,7 @@
 // Benchmark of the 3D view in headless Chromium (software WebGL through SwiftShader here, so
 // compare runs, not absolutes): for a 100,000- and a 1,000,000-triangle mesh, the time from
 // handing the LOD to the view to its first finished frame, and the frame time while orbiting.
-//   npm run bench:viewer            (builds first; AA=0 turns multisampling off)
+//   npm run bench:viewer            (builds first; AA=0 / AA=1 force multisampling off / on)
 import { start, openPage } from '../tests/browser.mjs';
 import { torusMesh } from '../tests/viewer-mesh.mjs';
 
@@ -13,13 +13,13 @@ const FRAMES = Number(process.env.FRAMES ?? 20);
 
 const env = await start();
 try {
-  const page = await openPage(env, process.env.AA === '0' ? '#aa=0' : '', { viewport: { width: 1400, height: 900 } });
+  const page = await openPage(env, process.env.AA ? `#aa=${process.env.AA}` : '', { viewport: { width: 1400, height: 900 } });
   await page.waitForFunction(() => window.meshscope?.viewer);
   const size = await page.evaluate(() => {
     const c = document.getElementById('viewer-canvas');
     return `${c.width}x${c.height}`;
   });
-  console.log(`canvas ${size} px, antialias ${process.env.AA === '0' ? 'off' : 'on'}, ${FRAMES} frames per size`);
+  console.log(`canvas ${size} px, antialias ${{ 0: 'off', 1: 'on' }[process.env.AA] ?? 'auto (off on software WebGL)'}, ${FRAMES} frames per size`);
   for (const s of SIZES) {
     const r = await page.evaluate(async ([src, s, n]) => {
       const torus = (0, eval)(`(${src})`);

@@ -68,8 +68,7 @@ export class MeshView {
 
   createView() {
     try {
-      // `#aa=0` in the address turns multisampling off (the benchmark compares both).
-      this.view = new this.api.Viewer(this.canvas, !/(^|[#&])aa=0/.test(location.hash));
+      this.view = new this.api.Viewer(this.canvas, antialias());
       this.resize();
     } catch (e) {
       this.view = null;
@@ -448,6 +447,24 @@ export function boneBoxes(mesh) {
     }
   }
   return new Float32Array(box.filter((b) => b[0] <= b[3]).flat());
+}
+
+/**
+ * Multisampling, unless the WebGL renderer is software (SwiftShader, llvmpipe), where it costs
+ * about three times the frame time (docs/viewer.md). `#aa=0` / `#aa=1` in the address decide.
+ */
+function antialias() {
+  const m = /(?:^|[#&])aa=([01])/.exec(location.hash);
+  if (m) return m[1] === '1';
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    const info = gl?.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl?.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return !/swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return true;
+  }
 }
 
 function addStyles() {
