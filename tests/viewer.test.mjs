@@ -159,6 +159,7 @@ test('LOD preview by distance switches LOD as the camera moves away and says whi
 test('a mesh too large for the view gets a message, not a blank canvas', async () => {
   const page = await openPage(env);
   await page.waitForFunction(() => window.meshscope?.viewer);
+  await loadTorus(page); // something on the canvas first, which must not stay there
   await page.evaluate(() => { window.meshscope.viewer.maxTriangles = 100; });
   await page.evaluate(async (src) => {
     const torus = (0, eval)(`(${src})`);
@@ -167,6 +168,8 @@ test('a mesh too large for the view gets a message, not a blank canvas', async (
   const msg = page.locator('#viewer-message');
   assert.equal(await msg.isVisible(), true);
   assert.match(await msg.textContent(), /more than this view draws/);
+  const cov = await page.evaluate(canvasCoverage);
+  assert.ok(cov.share < 0.001, `the previous mesh is gone from the canvas (${(cov.share * 100).toFixed(2)}% covered)`);
   await page.close();
 });
 

@@ -115,6 +115,15 @@ export class MeshView {
     });
   }
 
+  /** No mesh to show: an empty canvas, not the last document's picture. */
+  blank() {
+    this.mesh = null;
+    try {
+      this.view?.clear_scene();
+      this.view?.render();
+    } catch { /* nothing drawn is fine here */ }
+  }
+
   moved() {
     this.updateLodPreview(true);
     this.redraw();
@@ -155,7 +164,7 @@ export class MeshView {
     if (handle !== this.handle) return; // another document was opened meanwhile
     this.canvas.dataset.lod = String(n);
     if (!mesh || !mesh.positions.length) {
-      this.mesh = null;
+      this.blank();
       this.info.textContent = '';
       return this.say('No mesh decoded for this file.');
     }
@@ -165,7 +174,7 @@ export class MeshView {
     this.c.lod.value = String(n);
     const tris = mesh.indices.length / 3;
     if (tris > this.maxTriangles) {
-      this.mesh = null;
+      this.blank();
       return this.say(`LOD ${n} has ${tris.toLocaleString()} triangles, more than this view draws (${this.maxTriangles.toLocaleString()}). The bytes, tree and export still work; choose a smaller LOD.`);
     }
     if (!this.view) return this.say('The 3D view is not available (no WebGL2).');

@@ -29,7 +29,7 @@ struct Builder {
 
 impl Builder {
     fn view(&mut self, bytes: &[u8], target: u32) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let off = self.bin.len();
@@ -285,7 +285,7 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
     if meshes.is_empty() {
         return Err("no drawable mesh decoded (no LOD has vertices and valid triangles)".into());
     }
-    while b.bin.len() % 4 != 0 {
+    while !b.bin.len().is_multiple_of(4) {
         b.bin.push(0);
     }
     let mut json = String::from("{\"asset\":{\"version\":\"2.0\",\"generator\":\"meshscope\"},\"scene\":0");
@@ -300,7 +300,7 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
     let _ = write!(json, ",\"bufferViews\":[{}]", b.views.join(","));
     let _ = write!(json, ",\"buffers\":[{{\"byteLength\":{}}}]}}", b.bin.len());
     let mut jb = json.into_bytes();
-    while jb.len() % 4 != 0 {
+    while !jb.len().is_multiple_of(4) {
         jb.push(b' ');
     }
     let total = 12 + 8 + jb.len() + 8 + b.bin.len();

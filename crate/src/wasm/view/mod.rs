@@ -105,6 +105,11 @@ impl Viewer {
         self.rebuild_parts()
     }
 
+    /// Drops the mesh (a document without one): the next `render` clears the canvas.
+    pub fn clear_scene(&mut self) {
+        self.clear();
+    }
+
     pub fn set_section_visible(&mut self, section: u32, visible: bool) {
         if let Some(p) = self.parts.get_mut(section as usize) {
             p.visible = visible;
