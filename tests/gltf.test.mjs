@@ -1,6 +1,6 @@
-// The .glb export passes the Khronos glTF validator with no errors: synthetic meshes written
-// by the Rust writer's own test, and `meshscope export --format glb` of every real sample and
-// MeshSet fixture whose decoder is on this branch.
+// The .glb export passes the Khronos glTF validator with no errors: synthetic meshes and
+// builder-made MeshSets written by the Rust writer's own tests (crate/src/export/gltf_*tests.rs),
+// and `meshscope export --format glb` of every real sample whose decoder is on this branch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,9 +17,9 @@ function cli(args) {
     { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-test('synthetic exports (sections, mirrored, skinned, several LODs, NaN) validate', async () => {
+test('synthetic exports (sections, mirrored, skinned, several LODs, NaN; MeshSets from the builder when that decoder is here) validate', async () => {
   const dir = join(GLB, 'synthetic');
-  execFileSync('cargo', ['test', '-q', '--lib', 'synthetic_exports_for_the_validator'],
+  execFileSync('cargo', ['test', '-q', '--lib', 'for_the_validator'],
     { cwd: ROOT, env: { ...process.env, MESHSCOPE_GLB_OUT: dir }, stdio: 'ignore' });
   const files = readdirSync(dir).filter((f) => f.endsWith('.glb'));
   assert.ok(files.length >= 4, `the Rust test wrote its exports (${files})`);

@@ -1,6 +1,7 @@
 //! glTF 2.0 binary (`.glb`) of the neutral mesh: one mesh per LOD (each LOD its own scene,
 //! scene 0 is LOD 0), one primitive per section with its material name, every attribute the
-//! decoder filled, and a skin whose joints are nodes named after the bones.
+//! decoder filled, and a skin whose joints are nodes named after the bones (`joint N` when the
+//! format stores no names).
 //!
 //! Axes and values (see docs/viewer.md): positions are written exactly as decoded, with no
 //! change of axes or handedness. What glTF requires and a decoder may not give is made valid
@@ -146,6 +147,19 @@ fn skin_arrays(joints: &[u16], weights: &[f32], bones: usize) -> (Vec<u16>, Vec<
     (j_out, w_out)
 }
 
+/// The joint names: the decoded bone names, or `joint N` up to the largest joint index that
+/// carries weight when the format stores none (MeshSets store bone ids, not names).
+fn bone_names(lod: &Lod) -> Vec<String> {
+    if !lod.bone_names.is_empty() {
+        return lod.bone_names.clone();
+    }
+    let used = lod.joints.iter().zip(&lod.weights).filter(|(_, &w)| w > 0.0).map(|(&j, _)| j).max();
+    match used {
+        Some(max) if lod.joints.len() == lod.weights.len() => (0..=max).map(|k| format!("joint {k}")).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The triangles of a section that name real vertices, winding flipped when mirrored.
 fn section_triangles(lod: &Lod, s: &Section) -> Vec<u32> {
     let n = lod.vertex_count() as u32;
@@ -235,9 +249,10 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
             let c: Vec<f32> = lod.colors.iter().map(|&x| finite(x).clamp(0.0, 1.0)).collect();
             attrs.push(format!("\"COLOR_0\":{}", b.floats(&c, n, "VEC4", false)));
         }
-        let skinned = !lod.bone_names.is_empty() && lod.joints.len() == n * 4 && lod.weights.len() == n * 4;
+        let bones = bone_names(lod);
+        let skinned = !bones.is_empty() && lod.joints.len() == n * 4 && lod.weights.len() == n * 4;
         if skinned {
-            let (j, w) = skin_arrays(&lod.joints, &lod.weights, lod.bone_names.len());
+            let (j, w) = skin_arrays(&lod.joints, &lod.weights, bones.len());
             let jb: Vec<u8> = j.iter().flat_map(|x| x.to_le_bytes()).collect();
             let jv = b.view(&jb, ARRAY_BUFFER);
             attrs.push(format!("\"JOINTS_0\":{}", b.accessor(jv, USHORT, n, "VEC4", None)));
@@ -263,7 +278,7 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
             // are identity and no inverse bind matrices are written, so the mesh stays in the
             // pose it was stored in.
             let first = nodes.len() + 2;
-            let joints: Vec<String> = (first..first + lod.bone_names.len()).map(|i| i.to_string()).collect();
+            let joints: Vec<String> = (first..first + bones.len()).map(|i| i.to_string()).collect();
             let _ = write!(node, ",\"skin\":{}", skins.len());
             skins.push(format!("{{\"name\":{},\"skeleton\":{},\"joints\":[{}]}}", json_string(&format!("{lod_name} skin")), nodes.len() + 1, joints.join(",")));
             node.push('}');
@@ -271,7 +286,7 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
             nodes.push(node);
             scene_nodes.push(nodes.len());
             nodes.push(format!("{{\"name\":{},\"children\":[{}]}}", json_string(&format!("{lod_name} skeleton")), joints.join(",")));
-            for bone in &lod.bone_names {
+            for bone in &bones {
                 nodes.push(format!("{{\"name\":{}}}", json_string(bone)));
             }
         } else {

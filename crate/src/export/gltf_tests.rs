@@ -7,7 +7,7 @@ use crate::mesh::{Lod, Mesh, Section};
 use serde_json::Value;
 
 /// Splits a `.glb` into its JSON and binary chunks, checking the container on the way.
-pub fn parse_glb(glb: &[u8]) -> (Value, Vec<u8>) {
+pub(crate) fn parse_glb(glb: &[u8]) -> (Value, Vec<u8>) {
     let u32_at = |o: usize| u32::from_le_bytes(glb[o..o + 4].try_into().unwrap()) as usize;
     assert_eq!(&glb[0..4], b"glTF");
     assert_eq!(u32_at(4), 2);
@@ -140,6 +140,22 @@ fn skinned_meshes_get_a_skin_with_bone_named_nodes_and_normalized_weights() {
     assert_eq!(names, ["root", "arm"]);
     let mesh_node = json["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
     assert_eq!(json["nodes"][mesh_node]["skin"], 0);
+}
+
+#[test]
+fn joints_without_bone_names_get_numbered_joint_nodes() {
+    let mut l = quad();
+    l.joints = vec![0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 2, 5, 0, 0];
+    l.weights = vec![1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+    let (json, _) = parse_glb(&write_glb(&Mesh { lods: vec![l] }, "x").unwrap());
+    let names: Vec<&str> = json["skins"][0]["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| json["nodes"][n.as_u64().unwrap() as usize]["name"].as_str().unwrap())
+        .collect();
+    // Joint 5 carries no weight, so the largest joint in use is 2.
+    assert_eq!(names, ["joint 0", "joint 1", "joint 2"]);
 }
 
 #[test]
