@@ -6,6 +6,7 @@ import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
 import { state, on, select } from './state.js';
 import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from './viewer-controls.js';
+import { weightRamp, boneBoxes, storedBoxes, jointNames } from './viewer-bounds.js';
 
 const OPT = { wireframe: 1, normals: 2, tangents: 4, bounds: 8, checker: 16, cull: 32 };
 /** Overlay layers in the renderer. */
@@ -136,6 +137,7 @@ export class MeshView {
     this.selected = null;
     this.c.lod.replaceChildren();
     if (handle == null) return this.say('');
+    this.checks = (await docs.summary(handle).catch(() => null))?.checks ?? [];
     await this.showLod(0, { frame: true });
   }
 
@@ -213,7 +215,7 @@ export class MeshView {
   }
 
   fillBones() {
-    const names = this.mesh.boneNames ?? [];
+    const names = jointNames(this.mesh);
     this.c.bone.replaceChildren(...names.map((b, k) => el('option', { value: k, textContent: `${k}: ${b}` })));
     this.c.color.querySelector('[value=weights]').disabled = names.length === 0 || !this.mesh.weights.length;
     this.c.toggles.boneBoxes.disabled = names.length === 0 || !this.mesh.weights.length;
@@ -275,7 +277,10 @@ export class MeshView {
     }
     this.view.set_z_up(t.zUp.checked);
     this.view.set_options(bits);
-    this.view.set_boxes(t.boneBoxes.checked ? boneBoxes(this.mesh) : new Float32Array(0));
+    this.view.set_boxes(0, t.boneBoxes.checked ? boneBoxes(this.mesh) : new Float32Array(0), 0.95, 0.55, 0.1);
+    const stored = t.bounds.checked ? storedBoxes(this.checks ?? [], this.lod) : [];
+    this.view.set_boxes(1, new Float32Array(stored.flatMap((b) => [...b.min, ...b.max])), 0.0, 0.6, 0.5);
+    this.storedNote = t.bounds.checked ? `bounds: measured (violet)${stored.length ? `, stored (teal): ${stored.map((b) => b.name).join('; ')}` : ', none stored'}` : '';
     const shadow = this.mesh.shadow;
     if (t.shadow.checked && shadow.length) {
       const faces = [];
@@ -286,6 +291,7 @@ export class MeshView {
     }
     t.shadow.disabled = !shadow.length;
     this.applyGrid();
+    this.describe();
     this.redraw();
   }
 
@@ -316,7 +322,7 @@ export class MeshView {
   describe(extra = '') {
     const m = this.mesh;
     const base = `LOD ${this.lod}${m.name ? ` (${m.name})` : ''} of ${m.lodCount}: ${(m.positions.length / 3).toLocaleString()} vertices, ${(m.indices.length / 3).toLocaleString()} triangles, ${m.sections.length} sections`;
-    this.info.textContent = [base, this.lodNote, extra].filter(Boolean).join(' · ');
+    this.info.textContent = [base, this.lodNote, this.storedNote, extra].filter(Boolean).join(' · ');
   }
 
   /** LOD preview by distance: picks the LOD the camera distance asks for under the preset. */
@@ -419,43 +425,6 @@ export class MeshView {
       this.say(`Export failed: ${e.message ?? e}`);
     }
   }
-}
-
-/** The weight of `bone` per vertex as colors: dark blue (0) through green to yellow (1). */
-export function weightRamp(mesh, bone) {
-  const n = mesh.positions.length / 3;
-  const out = new Float32Array(n * 3);
-  const { joints, weights } = mesh;
-  for (let v = 0; v < n; v++) {
-    let w = 0;
-    for (let k = 0; k < 4; k++) if (joints[v * 4 + k] === bone) w += weights[v * 4 + k] ?? 0;
-    w = Math.min(Math.max(w, 0), 1);
-    const c = w < 0.5
-      ? [0.12 + w * 0.2, 0.15 + w * 1.1, 0.45 - w * 0.3]
-      : [0.22 + (w - 0.5) * 1.56, 0.7 + (w - 0.5) * 0.4, 0.3 - (w - 0.5) * 0.4];
-    out.set(c, v * 3);
-  }
-  return out;
-}
-
-/** Measured bone bounds: for each bone, the box of the vertices it weighs most. */
-export function boneBoxes(mesh) {
-  const bones = mesh.boneNames?.length ?? 0;
-  const { joints, weights, positions } = mesh;
-  if (!bones || !weights.length) return new Float32Array(0);
-  const box = Array.from({ length: bones }, () => [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
-  for (let v = 0; v < positions.length / 3; v++) {
-    let best = -1;
-    let bw = 0;
-    for (let k = 0; k < 4; k++) if (weights[v * 4 + k] > bw) { bw = weights[v * 4 + k]; best = joints[v * 4 + k]; }
-    if (best < 0 || best >= bones) continue;
-    const b = box[best];
-    for (let a = 0; a < 3; a++) {
-      b[a] = Math.min(b[a], positions[v * 3 + a]);
-      b[a + 3] = Math.max(b[a + 3], positions[v * 3 + a]);
-    }
-  }
-  return new Float32Array(box.filter((b) => b[0] <= b[3]).flat());
 }
 
 /**

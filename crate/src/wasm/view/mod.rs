@@ -144,13 +144,15 @@ impl Viewer {
         self.replace_set("marks", &pts, [1.0, 0.1, 0.6], true)
     }
 
-    /// Extra boxes as min x, y, z, max x, y, z sextuples (bone bounds).
-    pub fn set_boxes(&mut self, boxes: Vec<f32>) -> Result<(), JsError> {
+    /// Boxes as min x, y, z, max x, y, z sextuples in a color: `kind` 0 bone bounds, 1 stored
+    /// bounds. An empty array removes that kind.
+    pub fn set_boxes(&mut self, kind: u32, boxes: Vec<f32>, r: f32, g: f32, b: f32) -> Result<(), JsError> {
         let mut pts = Vec::new();
-        for b in boxes.chunks_exact(6) {
-            lines::push_box(&mut pts, [b[0], b[1], b[2]], [b[3], b[4], b[5]]);
+        for x in boxes.chunks_exact(6) {
+            lines::push_box(&mut pts, [x[0], x[1], x[2]], [x[3], x[4], x[5]]);
         }
-        self.replace_set("boxes", &pts, [0.95, 0.55, 0.1], false)
+        let name = if kind == 0 { "bone boxes" } else { "stored boxes" };
+        self.replace_set(name, &pts, [r, g, b], false)
     }
 
     pub fn resize(&mut self, width: u32, height: u32) {
