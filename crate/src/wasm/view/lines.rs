@@ -9,7 +9,12 @@ uniform mat4 vp;
 in vec3 p;
 in vec3 c;
 out vec3 vc;
-void main() { gl_Position = vp * vec4(p, 1.0); vc = c; }";
+void main() {
+  gl_Position = vp * vec4(p, 1.0);
+  // A small pull towards the eye, so edges lying on the surface are not half hidden by it.
+  gl_Position.z -= 0.0008 * gl_Position.w;
+  vc = c;
+}";
 const FS: &str = "#version 300 es
 precision mediump float;
 in vec3 vc;
