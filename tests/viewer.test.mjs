@@ -243,3 +243,36 @@ test('clicking a triangle of the built-in sample selects the bytes of its three 
   assert.equal(await page.locator(`#hex [data-offset="${r.sel.start}"]`).getAttribute('class').then((c) => /\bsel\b/.test(c)), true, 'the hex view shows it selected');
   await page.close();
 });
+
+test('choosing a pass shows only its sections, and each section can be hidden', async () => {
+  const page = await openPage(env);
+  await page.waitForFunction(() => window.meshscope?.viewer);
+  const before = await frames(page);
+  await page.evaluate(async (src) => {
+    const torus = (0, eval)(`(${src})`);
+    const m = torus({ nsec: 2 });
+    m.sections[0].passes = ['main', 'depth'];
+    m.sections[1].passes = ['main', 'shadow'];
+    await window.meshscope.viewer.load([m]);
+  }, torusMesh.toString());
+  await nextFrame(page, before);
+  const all = (await page.evaluate(canvasCoverage)).share;
+  const options = await page.locator('#viewer-pass option').allTextContents();
+  assert.deepEqual(options, ['All passes', 'main', 'depth', 'shadow']);
+  let f = await frames(page);
+  await page.selectOption('#viewer-pass', 'shadow');
+  await nextFrame(page, f);
+  const shadowOnly = (await page.evaluate(canvasCoverage)).share;
+  assert.deepEqual(await page.locator('#viewer-sections input').evaluateAll((b) => b.map((x) => x.checked)), [false, true]);
+  assert.ok(shadowOnly < all * 0.75 && shadowOnly > all * 0.25, `one of two halves drawn (${shadowOnly.toFixed(3)} of ${all.toFixed(3)})`);
+  f = await frames(page);
+  await page.selectOption('#viewer-pass', '');
+  await nextFrame(page, f);
+  await page.click('#viewer-sections summary');
+  f = await frames(page);
+  await page.locator('#viewer-sections input').nth(1).uncheck();
+  await nextFrame(page, f);
+  const first = (await page.evaluate(canvasCoverage)).share;
+  assert.ok(first < all * 0.75 && first > all * 0.25, `section 1 hidden (${first.toFixed(3)} of ${all.toFixed(3)})`);
+  await page.close();
+});
