@@ -276,3 +276,41 @@ test('choosing a pass shows only its sections, and each section can be hidden', 
   assert.ok(first < all * 0.75 && first > all * 0.25, `section 1 hidden (${first.toFixed(3)} of ${all.toFixed(3)})`);
   await page.close();
 });
+
+test('touch: two fingers moving apart zoom in, one finger orbits', async () => {
+  const page = await openPage(env);
+  await page.waitForFunction(() => window.meshscope?.viewer);
+  await loadTorus(page);
+  const touch = (strokes) => page.evaluate((strokes) => {
+    const c = document.getElementById('viewer-canvas');
+    const b = c.getBoundingClientRect();
+    for (const [id, type, x, y] of strokes) {
+      c.dispatchEvent(new PointerEvent(type, {
+        pointerId: id, pointerType: 'touch', isPrimary: id === 1, clientX: b.left + x, clientY: b.top + y, bubbles: true, button: 0,
+      }));
+    }
+    return window.meshscope.viewer.view.distance();
+  }, strokes);
+  const d0 = await touch([]);
+  const pinch = [[1, 'pointerdown', 200, 150], [2, 'pointerdown', 260, 150]];
+  for (let k = 1; k <= 5; k++) pinch.push([1, 'pointermove', 200 - k * 10, 150], [2, 'pointermove', 260 + k * 10, 150]);
+  pinch.push([1, 'pointerup', 150, 150], [2, 'pointerup', 310, 150]);
+  const d1 = await touch(pinch);
+  assert.ok(d1 < d0 * 0.8, `pinch out zooms in (${d0.toFixed(2)} -> ${d1.toFixed(2)})`);
+  let f = await frames(page);
+  await nextFrame(page, f - 1);
+  await page.waitForTimeout(100);
+  const before = await page.evaluate(canvasCoverage);
+  // One finger dragged down: the camera pitches (a torus looks the same under yaw).
+  const drag = [[3, 'pointerdown', 200, 100]];
+  for (let k = 1; k <= 6; k++) drag.push([3, 'pointermove', 200, 100 + k * 12]);
+  drag.push([3, 'pointerup', 200, 172]);
+  f = await frames(page);
+  const d2 = await touch(drag);
+  await nextFrame(page, f);
+  const after = await page.evaluate(canvasCoverage);
+  assert.equal(d2, d1, 'one finger does not zoom');
+  assert.ok(Math.abs(after.share - before.share) > 0.01, `the view turned (${before.share.toFixed(3)} -> ${after.share.toFixed(3)})`);
+  assert.equal(await page.evaluate(() => document.getElementById('viewer-canvas').dataset.picked), undefined, 'a drag picks nothing');
+  await page.close();
+});
