@@ -2,7 +2,7 @@
 // measured bone boxes, and stored boxes read from the decoders' check strings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jointNames, weightRamp, boneBoxes, storedBoxes } from '../web/viewer-bounds.js';
+import { jointNames, weightRamp, boneBoxes, storedBoxes, flatInZ } from '../web/viewer-bounds.js';
 
 // Three vertices: v0 all on joint 0, v1 all on joint 2, v2 split 0.25 / 0.75 over joints 0 / 2.
 const mesh = (boneNames) => ({
@@ -46,4 +46,12 @@ test('stored boxes are read from GEM and MeshSet bound checks, for the LOD shown
   assert.deepEqual(b.map((x) => x.name), ['BNDS.min', 'lod[0].section[1].bounds_min', 'header.bounds_min']);
   assert.deepEqual(b[0], { name: 'BNDS.min', min: [-1.35, -0.35, -1.35], max: [1.35, 0.35, 1.35] });
   assert.deepEqual(storedBoxes(checks, 1).map((x) => x.name), ['BNDS.min', 'lod[1].section[0].bounds_min', 'header.bounds_min']);
+});
+
+test('the up axis guess: Z only for meshes much flatter in Z than in Y', () => {
+  const box = (x, y, z) => new Float32Array([0, 0, 0, x, y, z]);
+  assert.equal(flatInZ(box(100, 80, 3)), true, 'a landscape lying in x, y');
+  assert.equal(flatInZ(box(2, 0.7, 2)), false, 'a torus lying in x, z (Y-up)');
+  assert.equal(flatInZ(box(1, 1, 1)), false, 'a cube stays Y-up');
+  assert.equal(flatInZ(new Float32Array(0)), false, 'no vertices');
 });

@@ -73,3 +73,21 @@ export function storedBoxes(checks, lod) {
   }
   return out;
 }
+
+/**
+ * Whether +Z should be up: the formats state no axis convention, so the view guesses from the
+ * shape. A mesh much flatter in Z than in Y (a GEM landscape) is Z-up; anything else Y-up.
+ */
+export function flatInZ(positions) {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i + 2 < positions.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      const x = positions[i + k];
+      if (x < min[k]) min[k] = x;
+      if (x > max[k]) max[k] = x;
+    }
+  }
+  const [, ey, ez] = max.map((x, k) => x - min[k]);
+  return Number.isFinite(ez) && ez < ey * 0.5;
+}

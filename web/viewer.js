@@ -6,7 +6,7 @@ import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
 import { state, on, select } from './state.js';
 import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from './viewer-controls.js';
-import { weightRamp, boneBoxes, storedBoxes, jointNames } from './viewer-bounds.js';
+import { weightRamp, boneBoxes, storedBoxes, jointNames, flatInZ } from './viewer-bounds.js';
 
 const OPT = { wireframe: 1, normals: 2, tangents: 4, bounds: 8, checker: 16, cull: 32 };
 /** Overlay layers in the renderer. */
@@ -38,6 +38,9 @@ export class MeshView {
       reset: () => { this.view?.reset(); this.redraw(); },
       download: () => this.download(),
     });
+    // The up axis follows the mesh (see flatInZ) until the user picks one.
+    this.upChosen = false;
+    this.c.toggles.zUp.addEventListener('change', () => { this.upChosen = true; });
     attachInput(this.canvas, {
       orbit: (dx, dy) => { this.view?.orbit(dx, dy); this.moved(); },
       pan: (dx, dy) => { this.view?.pan(dx, dy); this.moved(); },
@@ -188,6 +191,7 @@ export class MeshView {
       const uv0 = mesh.uvs[0] ?? new Float32Array(0);
       this.view.set_geometry(mesh.positions, mesh.normals, mesh.tangents, uv0, mesh.indices);
       if (keep != null) this.view.set_distance(keep);
+      if (frame && !this.upChosen) this.c.toggles.zUp.checked = flatInZ(mesh.positions);
       this.fillPasses();
       this.fillBones();
       this.sectionBoxes = fillSections(this.c, mesh.sections, (s) => this.inPass(s), (k, v) => {
