@@ -55,6 +55,7 @@ export class MeshView {
     this.pending = false;
     this.canvas.addEventListener('webglcontextlost', (e) => {
       e.preventDefault();
+      try { this.view?.free(); } catch { /* already gone */ }
       this.view = null;
       this.say('The WebGL context was lost; waiting for the browser to restore it…');
     });
