@@ -159,6 +159,8 @@ pub fn mesh(handle: u32, lod: u32) -> Result<JsValue, JsError> {
         set(&o, "weights", &Float32Array::from(&l.weights[..]))?;
         set(&o, "indices", &Uint32Array::from(&l.indices[..]))?;
         set(&o, "shadow", &Uint8Array::from(&l.shadow[..]))?;
+        set(&o, "adjacency", &Uint32Array::from(&l.adjacency[..]))?;
+        set(&o, "grid", &to_js(&l.grid)?)?;
         set(&o, "sections", &to_js(&l.sections)?)?;
         set(&o, "boneNames", &to_js(&l.bone_names)?)?;
         Ok(o.into())
