@@ -336,3 +336,7 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 #[path = "gltf_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "gltf_meshset_tests.rs"]
+mod meshset_tests;
