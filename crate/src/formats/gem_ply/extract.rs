@@ -2,127 +2,14 @@
 //! face-range checks, the mesh (positions .. bones, sections, shadow, adjacency, grid) and
 //! the consistency checks.
 
+use super::subs::{lossy, subs_of};
 use super::vertex::{Kind, Layout, Sem};
-use super::{Chunk, Parsed, Ply, VENDOR};
+use super::{Chunk, Parsed, Ply};
 use crate::document::{Check, Decode};
 use crate::error::Error;
 use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source};
 use crate::span::Confidence;
-
-/// A submesh whatever its chunk: what the mesh and the checks need.
-struct Sub {
-    path: String,
-    face_start: i64,
-    face_count: i64,
-    face_count_at: u64,
-    two_sided: bool,
-    mirrored: bool,
-    name: String,
-    bone_map: Option<Vec<u8>>,
-    layout: Layout,
-    layout_error: Option<String>,
-    bump: bool,
-    vertex_range: Option<(u32, u32)>,
-}
-
-fn lossy(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn subs_of(p: &Parsed) -> Vec<Sub> {
-    let mut out = Vec::new();
-    let mut places = p.places.subs.iter();
-    for c in &p.ply.chunks {
-        let (path, at) = match c {
-            Chunk::Mesh(_) | Chunk::Sbm1(_) | Chunk::Subm(_) | Chunk::SubmAs2(_) => {
-                match places.next() {
-                    Some(pl) => (pl.path.clone(), pl.face_count_at),
-                    None => continue,
-                }
-            }
-            _ => continue,
-        };
-        let s = match c {
-            Chunk::Mesh(m) => Sub {
-                path,
-                face_start: m.face_start as i64,
-                face_count: m.face_count as i64,
-                face_count_at: at,
-                two_sided: m.flags & 1 != 0,
-                mirrored: m.flags & 0x40 != 0,
-                name: lossy(
-                    m.material
-                        .as_ref()
-                        .or(m.textures.first())
-                        .map(|v| &v[..])
-                        .unwrap_or(b""),
-                ),
-                bone_map: m.bone_map.clone(),
-                layout: Layout::from_fvf(m.fvf),
-                layout_error: None,
-                bump: m.flags & 0x100 != 0,
-                vertex_range: None,
-            },
-            Chunk::Sbm1(s) => {
-                let (layout, layout_error) =
-                    Layout::from_elements(&s.elements, Confidence::Proven, VENDOR);
-                Sub {
-                    path,
-                    face_start: s.face_start as i64,
-                    face_count: s.face_count as i64,
-                    face_count_at: at,
-                    two_sided: s.flags & 1 != 0,
-                    mirrored: s.flags & 0x40 != 0,
-                    name: lossy(&s.material),
-                    bone_map: None,
-                    layout,
-                    layout_error,
-                    bump: s.flags & 0x100 != 0,
-                    vertex_range: None,
-                }
-            }
-            Chunk::SubmAs2(s) => {
-                let (layout, layout_error) = Layout::from_elements(
-                    &s.elements,
-                    Confidence::Observed,
-                    "vendor description names the element types and usages; the landscape sample stores them as SBM1 does",
-                );
-                Sub {
-                    path,
-                    face_start: s.face_start as i64,
-                    face_count: s.face_count as i64,
-                    face_count_at: at,
-                    two_sided: s.flags & 1 != 0,
-                    mirrored: s.flags & 0x40 != 0,
-                    name: lossy(&s.material),
-                    bone_map: None,
-                    layout,
-                    layout_error,
-                    bump: s.flags & 0x100 != 0,
-                    vertex_range: None,
-                }
-            }
-            Chunk::Subm(s) => Sub {
-                path,
-                face_start: s.face_start as i64,
-                face_count: s.face_count as i64,
-                face_count_at: at,
-                two_sided: s.flags & 1 != 0,
-                mirrored: false,
-                name: lossy(&s.material),
-                bone_map: s.bone_map.clone(),
-                layout: Layout::from_gem3(s.vertex_format),
-                layout_error: None,
-                bump: false,
-                vertex_range: Some((s.vertex_start as u32, s.vertex_count as u32)),
-            },
-            _ => continue,
-        };
-        out.push(s);
-    }
-    out
-}
 
 fn check(
     name: &str,
@@ -327,99 +214,8 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         name: "lod0".into(),
         ..Default::default()
     };
-    let has = |sem: Sem| layout.elems.iter().find(|e| e.sem == sem).cloned();
-    let pos = has(Sem::Position);
-    let nor = has(Sem::Normal);
-    let tan = has(Sem::Tangent);
-    let mut uv_elems: Vec<_> = layout
-        .elems
-        .iter()
-        .filter_map(|e| match e.sem {
-            Sem::Uv(k) => Some((k, e.clone())),
-            _ => None,
-        })
-        .collect();
-    uv_elems.sort_by_key(|(k, _)| *k);
-    let col = layout
-        .elems
-        .iter()
-        .filter(|e| matches!(e.sem, Sem::Color(_)))
-        .min_by_key(|e| match e.sem {
-            Sem::Color(k) => k,
-            _ => 0,
-        })
-        .cloned();
-    let wts = has(Sem::Weights);
-    let idx = has(Sem::Indices);
-    let double = vflags & 1 == 0;
-    let field = |v: &[u8], e: &super::vertex::VElem, out: &mut [f32; 4]| -> usize {
-        let o = e.offset as usize;
-        match v.get(o..o + e.kind.len() as usize) {
-            Some(b) => e.kind.values(b, out),
-            None => 0,
-        }
-    };
-    if stride > 0 {
-        let n = vcount;
-        lod.positions.reserve(n * 3);
-        if nor.is_some() {
-            lod.normals.reserve(n * 3);
-        }
-        lod.uvs = vec![Vec::with_capacity(n * 2); uv_elems.len()];
-        let mut t = [0f32; 4];
-        for v in vdata.chunks_exact(stride) {
-            t = [0.0; 4];
-            if let Some(e) = &pos {
-                field(v, e, &mut t);
-            }
-            lod.positions.extend_from_slice(&t[..3]);
-            if let Some(e) = &nor {
-                t = [0.0; 4];
-                field(v, e, &mut t);
-                lod.normals.extend_from_slice(&t[..3]);
-            }
-            if let Some(e) = &tan {
-                t = [0.0, 0.0, 0.0, 1.0];
-                field(v, e, &mut t);
-                lod.tangents.extend_from_slice(&t);
-            }
-            for (k, (_, e)) in uv_elems.iter().enumerate() {
-                t = [0.0; 4];
-                field(v, e, &mut t);
-                if let Some(u) = lod.uvs.get_mut(k) {
-                    u.extend_from_slice(&t[..2]);
-                }
-            }
-            if let Some(e) = &col {
-                t = [0.0, 0.0, 0.0, 1.0];
-                field(v, e, &mut t);
-                if double {
-                    for c in &mut t[..3] {
-                        *c *= 2.0;
-                    }
-                }
-                lod.colors.extend_from_slice(&t);
-            }
-            if wts.is_some() || idx.is_some() {
-                let mut w = [0f32; 4];
-                let nw = wts
-                    .as_ref()
-                    .map(|e| field(v, e, &mut w))
-                    .unwrap_or(0)
-                    .min(4);
-                if nw < 4 {
-                    w[nw] = 1.0 - w[..nw].iter().sum::<f32>();
-                }
-                lod.weights.extend_from_slice(&w);
-                let mut j = [0f32; 4];
-                if let Some(e) = &idx {
-                    field(v, e, &mut j);
-                }
-                lod.joints.extend(j.iter().map(|&x| x as u16));
-            }
-        }
-        let _ = t;
-    }
+    super::attributes::vertex_arrays(&layout, vdata, stride, vflags & 1 == 0, vcount, &mut lod);
+    let idx = layout.elems.iter().find(|e| e.sem == Sem::Indices).cloned();
     let tris_valid = |a: usize| a < vcount;
     // Resolve joints through the bone map of the submesh that owns each vertex.
     let skin = ply.skin().unwrap_or(&[]);

@@ -5,12 +5,14 @@
 //! `parse` is the cheap pass (fields, regions, the `Ply` the writer needs); `decode` adds
 //! the vertex layout, the mesh and the checks (`vertex.rs`, `extract.rs`).
 
+mod attributes;
 pub mod builder;
 mod chunks;
 mod extract;
 pub mod fixtures;
 mod format;
 mod submesh;
+mod subs;
 pub mod vertex;
 mod writer;
 

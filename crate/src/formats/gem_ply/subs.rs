@@ -1,0 +1,120 @@
+//! Every submesh chunk (MESH, SBM1, both SUBMs) as one shape: what the mesh and the
+//! checks need from it, with the vertex layout its format describes.
+
+use super::vertex::Layout;
+use super::{Chunk, Parsed, VENDOR};
+use crate::span::Confidence;
+
+/// A submesh whatever its chunk: what the mesh and the checks need.
+pub(super) struct Sub {
+    pub(super) path: String,
+    pub(super) face_start: i64,
+    pub(super) face_count: i64,
+    pub(super) face_count_at: u64,
+    pub(super) two_sided: bool,
+    pub(super) mirrored: bool,
+    pub(super) name: String,
+    pub(super) bone_map: Option<Vec<u8>>,
+    pub(super) layout: Layout,
+    pub(super) layout_error: Option<String>,
+    pub(super) bump: bool,
+    pub(super) vertex_range: Option<(u32, u32)>,
+}
+
+pub(super) fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+pub(super) fn subs_of(p: &Parsed) -> Vec<Sub> {
+    let mut out = Vec::new();
+    let mut places = p.places.subs.iter();
+    for c in &p.ply.chunks {
+        let (path, at) = match c {
+            Chunk::Mesh(_) | Chunk::Sbm1(_) | Chunk::Subm(_) | Chunk::SubmAs2(_) => {
+                match places.next() {
+                    Some(pl) => (pl.path.clone(), pl.face_count_at),
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        let s = match c {
+            Chunk::Mesh(m) => Sub {
+                path,
+                face_start: m.face_start as i64,
+                face_count: m.face_count as i64,
+                face_count_at: at,
+                two_sided: m.flags & 1 != 0,
+                mirrored: m.flags & 0x40 != 0,
+                name: lossy(
+                    m.material
+                        .as_ref()
+                        .or(m.textures.first())
+                        .map(|v| &v[..])
+                        .unwrap_or(b""),
+                ),
+                bone_map: m.bone_map.clone(),
+                layout: Layout::from_fvf(m.fvf),
+                layout_error: None,
+                bump: m.flags & 0x100 != 0,
+                vertex_range: None,
+            },
+            Chunk::Sbm1(s) => {
+                let (layout, layout_error) =
+                    Layout::from_elements(&s.elements, Confidence::Proven, VENDOR);
+                Sub {
+                    path,
+                    face_start: s.face_start as i64,
+                    face_count: s.face_count as i64,
+                    face_count_at: at,
+                    two_sided: s.flags & 1 != 0,
+                    mirrored: s.flags & 0x40 != 0,
+                    name: lossy(&s.material),
+                    bone_map: None,
+                    layout,
+                    layout_error,
+                    bump: s.flags & 0x100 != 0,
+                    vertex_range: None,
+                }
+            }
+            Chunk::SubmAs2(s) => {
+                let (layout, layout_error) = Layout::from_elements(
+                    &s.elements,
+                    Confidence::Observed,
+                    "vendor description names the element types and usages; the landscape sample stores them as SBM1 does",
+                );
+                Sub {
+                    path,
+                    face_start: s.face_start as i64,
+                    face_count: s.face_count as i64,
+                    face_count_at: at,
+                    two_sided: s.flags & 1 != 0,
+                    mirrored: s.flags & 0x40 != 0,
+                    name: lossy(&s.material),
+                    bone_map: None,
+                    layout,
+                    layout_error,
+                    bump: s.flags & 0x100 != 0,
+                    vertex_range: None,
+                }
+            }
+            Chunk::Subm(s) => Sub {
+                path,
+                face_start: s.face_start as i64,
+                face_count: s.face_count as i64,
+                face_count_at: at,
+                two_sided: s.flags & 1 != 0,
+                mirrored: false,
+                name: lossy(&s.material),
+                bone_map: s.bone_map.clone(),
+                layout: Layout::from_gem3(s.vertex_format),
+                layout_error: None,
+                bump: false,
+                vertex_range: Some((s.vertex_start as u32, s.vertex_count as u32)),
+            },
+            _ => continue,
+        };
+        out.push(s);
+    }
+    out
+}
