@@ -258,7 +258,7 @@ impl Census {
         let mut o = s.saturating_sub(lo);
         let r1 = e.saturating_sub(lo);
         while o < r1 {
-            let width = if o % 4 == 0 && o + 4 <= r1 { 4 } else { 1 };
+            let width = if o.is_multiple_of(4) && o + 4 <= r1 { 4 } else { 1 };
             let abs = lo + o;
             let Some(b) = usize::try_from(abs).ok().and_then(|a| w.doc.bytes.get(a..a.checked_add(width)?)) else { break };
             let v = b.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64);
