@@ -107,7 +107,7 @@ impl From<&Error> for ErrorInfo {
 impl Document {
     /// Builds a document from a format's decode: indexes the spans and derives the tree.
     pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, d: Decode) -> Document {
-        let tree = tree::build(&d.fields.spans, &d.fields.regions);
+        let tree = tree::build(&d.fields.spans, &d.fields.regions, &d.fields.records);
         Document {
             name: name.to_string(),
             format,

@@ -221,6 +221,10 @@ impl SpanMap {
 pub struct Fields {
     pub spans: Vec<Span>,
     pub regions: Vec<Region>,
+    /// Records whose extent is known (a fixed-size record, a chunk): `(path, start, len)`.
+    /// The tree gives those group nodes this extent instead of the extent of their fields,
+    /// so offsets inside a record count from its real first byte.
+    pub records: Vec<(String, u64, u64)>,
 }
 
 impl Fields {
@@ -248,6 +252,11 @@ impl Fields {
 
     pub fn add_region(&mut self, region: Region) {
         self.regions.push(region);
+    }
+
+    /// Declares that the record at `path` occupies `[start, start + len)`.
+    pub fn record(&mut self, path: impl Into<String>, start: u64, len: u64) {
+        self.records.push((path.into(), start, len));
     }
 }
 

@@ -71,8 +71,9 @@ fn segments(path: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// Builds the tree from spans in the order they were decoded, and the regions.
-pub fn build(spans: &[Span], regions: &[Region]) -> Vec<Node> {
+/// Builds the tree from spans in the order they were decoded, the regions, and the records
+/// whose extent the decoder declared (`Fields::record`).
+pub fn build(spans: &[Span], regions: &[Region], records: &[(String, u64, u64)]) -> Vec<Node> {
     let mut arena: Vec<Node> = Vec::new();
     let mut kids: Vec<Vec<usize>> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
@@ -121,6 +122,15 @@ pub fn build(spans: &[Span], regions: &[Region]) -> Vec<Node> {
         });
     }
 
+    for (path, start, len) in records {
+        if let Some(&i) = by_path.get(path.as_str()) {
+            if arena[i].region.is_none() && arena[i].confidence.is_none() {
+                arena[i].start = *start;
+                arena[i].end = start + len;
+            }
+        }
+    }
+
     fn assemble(i: usize, arena: &mut Vec<Node>, kids: &[Vec<usize>]) -> Node {
         let mut n = std::mem::replace(&mut arena[i], Node::group("", "", 0, 0));
         let mut children: Vec<Node> = kids[i].iter().map(|&k| assemble(k, arena, kids)).collect();
@@ -163,10 +173,12 @@ mod tests {
         f.add(0, 4, "header.magic", "fourcc", "EPLY", Confidence::Proven, "");
         f.add(8, 4, "lod[0].section[1].count", "u32", "1", Confidence::Proven, "");
         f.add(4, 4, "lod[0].flags", "u32", "0", Confidence::Observed, "");
-        let t = build(&f.spans, &[]);
+        f.record("lod[0]", 2, 12);
+        let t = build(&f.spans, &[], &f.records);
         assert_eq!(t.len(), 2);
         assert_eq!(t[1].name, "lod[0]");
-        assert_eq!((t[1].start, t[1].end), (4, 12));
+        assert_eq!((t[1].start, t[1].end), (2, 14), "a declared record keeps its own extent");
+        assert_eq!((t[1].children[1].start, t[1].children[1].end), (8, 12));
         assert_eq!(t[1].children[0].name, "flags", "children sorted by offset");
         assert_eq!(t[1].children[1].children[0].value.as_deref(), Some("1"));
         assert_eq!(t[0].size() + t[1].size(), 6);
