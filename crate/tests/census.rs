@@ -72,12 +72,16 @@ fn build(i: u32) -> Document {
     for k in 0..lods {
         w.u32(&format!("lod[{k}].section_count"), section_count(i, k), Confidence::Proven);
         w.u32(&format!("lod[{k}].flags"), 0x40, Confidence::Observed);
-        w.gap(&0xdead_beefu32.to_le_bytes());
         w.u32(&format!("lod[{k}].end"), 0, Confidence::Inferred);
+        w.gap(&0xdead_beefu32.to_le_bytes());
     }
     for k in 0..lods {
         for j in 0..section_count(i, k) {
             let p = format!("lod[{k}].section[{j}]");
+            // Section records are declared, with a first field at +2 (as a MeshSet
+            // section's is at +8): offsets count from the declared start.
+            w.f.record(p.clone(), w.at(), 10);
+            w.gap(&[0x77, 0x77]);
             w.u32(&format!("{p}.vertex_count"), vert_count(i), Confidence::Proven);
             w.u8(&format!("{p}.kind"), (j % 2) as u8, Confidence::Inferred);
             w.u8(&format!("{p}.pad"), 0, Confidence::Observed);
@@ -154,7 +158,7 @@ fn fields_take_their_generated_distributions() {
     let kind = entry(&es, "field", "lod[*].section[*].kind", "u8");
     assert_eq!(kind.records, sections as u64);
     assert_eq!(kind.record, "lod[*].section[*]");
-    assert_eq!(kind.offset, Some(4));
+    assert_eq!(kind.offset, Some(6));
     let flags = entry(&es, "field", "lod[*].flags", "u32");
     assert!(flags.constant);
     assert_eq!(flags.records, (0..N).map(lod_count).sum::<u32>() as u64);
@@ -180,23 +184,28 @@ fn unexplained_bytes_are_counted_per_record_offset() {
     // The Unknown span at +0x0C is a whole aligned word.
     let u = entry(&es, "unknown", "header+0x0c", "u32");
     assert_eq!(counts(u), expect((0..N).map(|i| (i % 3) as u64)));
-    // An uncovered aligned word inside every LOD record, constant.
-    let dead = entry(&es, "uncovered", "lod[*]+0x08", "u32");
+    // The LOD records' undescribed last word: a record in an array owns the bytes up to the
+    // next element; the last element takes the stride of the one before, a lone one the
+    // stride last seen for its kind. File 0 has one LOD and nothing seen before: lost.
+    assert_eq!(lod_count(0), 1);
+    let dead = entry(&es, "uncovered", "lod[*]+0x0c", "u32");
     assert!(dead.constant);
     assert_eq!(counts(dead)[0].0, 0xdead_beefu32.to_string());
-    // Section +6 is j, +7 is 0xaa.
-    let s6 = entry(&es, "uncovered", "lod[*].section[*]+0x06", "u8");
-    // A record owns its undescribed tail up to the next element of its array; the last
-    // element takes the stride of the one before, a lone one the stride last seen for its
-    // kind. File 0 has one LOD with one section and nothing seen before: its tail is lost.
-    assert_eq!((lod_count(0), section_count(0, 0)), (1, 1));
-    let js = (1..N).flat_map(|i| (0..lod_count(i)).flat_map(move |k| 0..section_count(i, k)));
-    assert_eq!(counts(s6), expect(js.map(u64::from)));
+    assert_eq!(dead.records, (1..N).map(lod_count).sum::<u32>() as u64);
+    // Sections are declared 10 bytes: +0 and +1 are uncovered 0x77 (a whole word does not
+    // fit before the first field at +2), +8 is j, +9 is 0xaa. No stride needed.
+    let s8 = entry(&es, "uncovered", "lod[*].section[*]+0x08", "u8");
+    let js = (0..N).flat_map(|i| (0..lod_count(i)).flat_map(move |k| 0..section_count(i, k)));
+    assert_eq!(counts(s8), expect(js.map(u64::from)));
+    assert!(entry(&es, "uncovered", "lod[*].section[*]+0x00", "u8").constant);
     // The vertex region is covered by its elements: no unexplained bytes there, and no
     // entries past the records.
     assert!(!es.iter().any(|e| e.record == "VERT" && e.kind == "uncovered"));
     let unexplained: Vec<_> = es.iter().filter(|e| e.kind == "uncovered" || e.kind == "unknown").map(|e| e.path.as_str()).collect();
-    assert_eq!(unexplained, ["header+0x0c", "header+0x11", "header+0x12", "header+0x13", "lod[*]+0x08", "lod[*].section[*]+0x06", "lod[*].section[*]+0x07"]);
+    assert_eq!(
+        unexplained,
+        ["header+0x0c", "header+0x11", "header+0x12", "header+0x13", "lod[*]+0x0c", "lod[*].section[*]+0x00", "lod[*].section[*]+0x01", "lod[*].section[*]+0x08", "lod[*].section[*]+0x09"]
+    );
 }
 
 #[test]
@@ -207,8 +216,11 @@ fn counts_sizes_and_regions() {
     let secs = entry(&es, "count", "lod[*].section[*]", "count");
     let per_lod = (0..N).flat_map(|i| (0..lod_count(i)).map(move |k| section_count(i, k) as u64));
     assert_eq!(counts(secs), expect(per_lod));
+    // LOD records are 16 bytes with their undescribed tail, 12 without (file 0's lone LOD).
     let size = entry(&es, "size", "lod[*]", "size");
-    assert_eq!(counts(size), [("16".to_string(), (0..N).map(lod_count).sum::<u32>() as u64)]);
+    assert_eq!(counts(size), [("16".to_string(), (1..N).map(lod_count).sum::<u32>() as u64), ("12".to_string(), 1)]);
+    let ssize = entry(&es, "size", "lod[*].section[*]", "size");
+    assert!(ssize.constant && ssize.values[0].value == Shown::Number(10), "a declared extent is the size");
     let rc = entry(&es, "region.count", "VERT.vertices", "count");
     assert_eq!(counts(rc), expect((0..N).map(|i| vert_count(i) as u64)));
     assert!(entry(&es, "region.stride", "VERT.vertices", "stride").constant);
@@ -245,7 +257,8 @@ fn lookup_by_record_kind_and_offset() {
     let at = |rec: &str, off: u64| c.lookup(rec, off, 5).into_iter().map(|e| (e.kind, e.path)).collect::<Vec<_>>();
     assert_eq!(at("header", 0x11), [("uncovered", "header+0x11".to_string())]);
     assert_eq!(at("header", 0x0e), [("field", "header.unknown_0c".to_string()), ("unknown", "header+0x0c".to_string())]);
-    assert_eq!(at("lod[*].section[*]", 4), [("field", "lod[*].section[*].kind".to_string())]);
+    assert_eq!(at("lod[*].section[*]", 6), [("field", "lod[*].section[*].kind".to_string())]);
+    assert_eq!(at("lod[*].section[*]", 1), [("uncovered", "lod[*].section[*]+0x01".to_string())]);
     assert!(at("lod[*]", 0x40).is_empty());
 }
 

@@ -75,7 +75,7 @@ impl Census {
             self.files_with_errors += 1;
         }
         let mut w = Walk { doc, cover: Cover::new(&doc.spans), file, format: doc.format.name(), insts: Vec::new() };
-        self.walk_record(&mut w, "", "", &doc.tree, None, None);
+        self.walk_record(&mut w, "", "", &doc.tree, None, None, None);
         self.relate(&w.insts);
     }
 

@@ -139,6 +139,7 @@ impl Census {
         children: &[Node],
         parent: Option<usize>,
         next: Option<u64>,
+        extent: Option<(u64, u64)>,
     ) {
         let inst = w.insts.len();
         w.insts.push(Inst { kind: kind.to_string(), parent, values: Vec::new() });
@@ -147,11 +148,18 @@ impl Census {
         let root = parent.is_none();
 
         let leaves = || children.iter().filter(|c| c.value.is_some() && c.region.is_none());
-        let mut lo = leaves().map(|c| c.start).min().unwrap_or(0);
-        let mut hi = leaves().map(|c| c.end).max().unwrap_or(0);
-        if root {
-            lo = 0;
-        }
+        // A record starts at its node's start: the extent a decoder declared
+        // (`Fields::record`), else where its first field or sub-record starts, the same
+        // first byte annotations count from (web/anchor.js). It ends where it was declared
+        // to end, when that is past everything in it, else at the end of its last field.
+        let (lo, mut hi) = match extent {
+            None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
+            Some((start, end)) => {
+                let content = children.iter().map(|c| c.end).max().unwrap_or(start);
+                let own = leaves().map(|c| c.end).max().unwrap_or(start);
+                (start, if end > content { end } else { own })
+            }
+        };
         // An element of an array of records owns the bytes up to the next element when no
         // span covers them: a section record's undescribed tail is the section's.
         if let Some(n) = next.filter(|&n| n > hi && hi > lo && n - lo <= MAX_RECORD_BYTES) {
@@ -246,7 +254,7 @@ impl Census {
                 }
             };
             let ckind = join(kind, &cfold);
-            self.walk_record(w, &ckind, &c.path, &c.children, Some(inst), next);
+            self.walk_record(w, &ckind, &c.path, &c.children, Some(inst), next, Some((c.start, c.end)));
         }
     }
 
