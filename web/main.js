@@ -3,6 +3,7 @@ import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
 import { state, on, addDoc, setActive, setStatus } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
+import { initCensus } from './census.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,6 +56,7 @@ async function main() {
   on('status', (t) => { $('status').textContent = t; });
   renderLegend();
   new HexView($('hex'), api);
+  initCensus($('census-button'), { open: openFiles });
 
   $('file-input').addEventListener('change', (e) => openFiles([...e.target.files]));
   const hint = $('drop-hint');

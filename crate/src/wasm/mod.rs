@@ -9,6 +9,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
+mod census;
+
 #[derive(Default)]
 struct Registry {
     next: u32,
