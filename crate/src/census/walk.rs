@@ -121,10 +121,6 @@ pub struct Walk<'d> {
     pub insts: Vec<Inst>,
 }
 
-fn cfold_kind(kind: &str, cfold: &str) -> String {
-    join(kind, cfold)
-}
-
 /// How a record kind is named in entries: the file itself is `(file)`.
 pub fn record_name(kind: &str) -> &str {
     if kind.is_empty() { "(file)" } else { kind }
@@ -236,24 +232,30 @@ impl Census {
 
         w.insts[inst].values = vals;
         let groups: Vec<&Node> = children.iter().filter(|c| !c.children.is_empty() && c.region.is_none()).collect();
+        let folded: Vec<String> = groups.iter().map(|c| fold(&c.name)).collect();
+        // Where the next element of the same array starts (one pass from the end).
+        let mut after: Vec<Option<u64>> = vec![None; groups.len()];
+        let mut seen: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+        for k in (0..groups.len()).rev() {
+            after[k] = seen.get(folded[k].as_str()).copied();
+            seen.insert(&folded[k], groups[k].start);
+        }
+        let mut before: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
         for (k, c) in groups.iter().enumerate() {
-            let cfold = fold(&c.name);
-            // Where the next element of the same array starts; the last element takes the
-            // stride of the one before it.
-            let next = match indexed(&c.name) {
-                None => None,
-                Some(_) => {
-                    let same = |x: &&&Node| fold(&x.name) == cfold;
-                    let after = groups[k + 1..].iter().find(same).map(|n| n.start);
-                    let before = groups[..k].iter().rev().find(same).map(|n| n.start);
-                    let stride = before.map(|b| c.start - b).or_else(|| self.strides.get(&cfold_kind(kind, &cfold)).copied());
-                    if let Some(a) = after {
-                        self.strides.insert(cfold_kind(kind, &cfold), a - c.start);
-                    }
-                    after.or_else(|| stride.map(|d| c.start + d))
+            let cfold = &folded[k];
+            // The last element takes the stride of the one before it, a lone one the stride
+            // last seen for its kind.
+            let next = if indexed(&c.name).is_none() {
+                None
+            } else {
+                let prev = before.insert(cfold, c.start);
+                let stride = prev.map(|b| c.start - b).or_else(|| self.strides.get(&join(kind, cfold)).copied());
+                if let Some(a) = after[k] {
+                    self.strides.insert(join(kind, cfold), a - c.start);
                 }
+                after[k].or_else(|| stride.map(|d| c.start + d))
             };
-            let ckind = join(kind, &cfold);
+            let ckind = join(kind, cfold);
             self.walk_record(w, &ckind, &c.path, &c.children, Some(inst), next, Some((c.start, c.end)));
         }
     }
