@@ -5,7 +5,7 @@
 //! 4 KB each, with gaps and Unknown bytes), built one at a time and dropped, and prints the
 //! time spent in `Census::add` and in the report, apart from generating. With files (or
 //! folders) it reads, decodes and censuses them as `meshscope census` does and prints the
-//! whole time, reading and decoding included.
+//! whole time, reading and decoding included (`--repeat N` censuses them N times over).
 
 use meshscope::census::Census;
 use meshscope::document::{Decode, Document};
@@ -63,7 +63,14 @@ fn meshset(i: u32, rng: &mut Rng) -> Document {
     Document::from_decode(&format!("mesh{i:05}.MeshSet"), Format::FrostbiteMeshSet, bytes, d)
 }
 
+/// `[--repeat N] FILE|DIR...`: every file read once, then censused N times over.
 fn files(args: &[String]) {
+    let mut repeat = 1;
+    let mut args = args.to_vec();
+    if let Some(i) = args.iter().position(|a| a == "--repeat") {
+        repeat = args.get(i + 1).and_then(|n| n.parse().ok()).expect("--repeat N");
+        args.drain(i..i + 2);
+    }
     let mut paths = Vec::new();
     fn walk(p: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         if p.is_dir() {
@@ -77,9 +84,11 @@ fn files(args: &[String]) {
     args.iter().for_each(|a| walk(a.as_ref(), &mut paths));
     let t = Instant::now();
     let mut c = Census::new();
-    for p in &paths {
-        let b = std::fs::read(p).expect("readable file");
-        c.add_file(&p.to_string_lossy(), b);
+    for r in 0..repeat {
+        for p in &paths {
+            let b = std::fs::read(p).expect("readable file");
+            c.add_file(&format!("{r}/{}", p.to_string_lossy()), b);
+        }
     }
     let r = c.report(1000);
     println!(
