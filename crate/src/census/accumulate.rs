@@ -4,7 +4,7 @@
 //! places; records whose value arrives after the cap is full are counted in the tail.
 
 use crate::span::Confidence;
-use std::collections::HashMap;
+use super::FxMap;
 
 /// Distinct values kept per entry (exact counts); later new values go to the tail.
 pub const VALUE_CAP: usize = 1024;
@@ -77,6 +77,8 @@ pub struct Entry {
     /// The format's name: files of different formats never share an entry.
     pub format: &'static str,
     pub kind: EntryKind,
+    /// The census's id of `(format, record)`.
+    pub kind_id: usize,
     /// Folded path; for byte entries the record kind and offset, `header+0x0c`.
     pub path: String,
     /// The folded kind of record this entry lives in; empty for the file itself.
@@ -92,7 +94,7 @@ pub struct Entry {
     pub files: u64,
     last_file: u32,
     pub records: u64,
-    pub values: HashMap<String, ValueStats>,
+    pub values: FxMap<String, ValueStats>,
     /// Records whose value was new after `VALUE_CAP` distinct values were kept.
     pub tail_records: u64,
     /// Records whose value is a number; `min` and `max` are over all of them, tail included.
@@ -106,6 +108,7 @@ impl Entry {
         Entry {
             format: "",
             kind,
+            kind_id: 0,
             path,
             record,
             offset: None,
@@ -116,7 +119,7 @@ impl Entry {
             files: 0,
             last_file: u32::MAX,
             records: 0,
-            values: HashMap::new(),
+            values: FxMap::default(),
             tail_records: 0,
             numbers: 0,
             min: f64::INFINITY,
@@ -142,23 +145,23 @@ impl Entry {
             self.min = self.min.min(n);
             self.max = self.max.max(n);
         }
-        if !self.values.contains_key(value) {
-            if self.values.len() >= VALUE_CAP {
-                self.tail_records += 1;
-                return;
+        if let Some(v) = self.values.get_mut(value) {
+            v.count += 1;
+            if v.last_file != file {
+                v.last_file = file;
+                v.files += 1;
             }
-            let fresh = ValueStats { count: 0, files: 0, last_file: u32::MAX, num, places: Vec::new() };
-            self.values.insert(value.to_string(), fresh);
+            if v.places.len() < EXAMPLES {
+                v.places.push(place());
+            }
+            return;
         }
-        let Some(v) = self.values.get_mut(value) else { return };
-        v.count += 1;
-        if v.last_file != file {
-            v.last_file = file;
-            v.files += 1;
+        if self.values.len() >= VALUE_CAP {
+            self.tail_records += 1;
+            return;
         }
-        if v.places.len() < EXAMPLES {
-            v.places.push(place());
-        }
+        let fresh = ValueStats { count: 1, files: 1, last_file: file, num, places: vec![place()] };
+        self.values.insert(value.to_string(), fresh);
     }
 
     /// Whether every record held the same value (and at least one record was seen).

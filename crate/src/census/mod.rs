@@ -14,7 +14,47 @@ use crate::formats::Format;
 use accumulate::{Entry, EntryKind};
 use relations::Relations;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use walk::{Cover, Walk};
+
+/// A small, fast, non-cryptographic hasher (the FxHash mix) for the census's hot maps:
+/// their keys are paths and values from files, not attacker-chosen in any way that matters
+/// beyond a slower census.
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Entry ids of one record kind, by what the walk sees, so that a known field costs one
+/// lookup by its unfolded name and no allocation.
+#[derive(Debug, Default)]
+pub(crate) struct KindCache {
+    pub names: FxMap<String, usize>,
+    pub bytes: FxMap<(u8, u64, u8), usize>,
+}
 
 pub use report::{EntryReport, Report};
 
@@ -29,11 +69,14 @@ pub struct Census {
     pub skipped: u64,
     pub bytes: u64,
     pub entries: Vec<Entry>,
-    index: HashMap<String, usize>,
+    index: FxMap<String, usize>,
     relations: Relations,
     /// Per array-of-records kind, the element stride last seen: a lone element (or the last)
     /// owns that many bytes when they are uncovered.
-    strides: HashMap<String, u64>,
+    strides: FxMap<String, u64>,
+    /// Record kind (`format|kind`) -> its cache in `caches`.
+    kind_ids: FxMap<String, usize>,
+    caches: Vec<KindCache>,
 }
 
 impl Census {
@@ -49,9 +92,21 @@ impl Census {
         }
         let mut e = Entry::new(kind, path, record.to_string(), ty.to_string());
         e.format = format;
+        e.kind_id = self.kind_id(format, record);
         self.entries.push(e);
         self.index.insert(key, self.entries.len() - 1);
         self.entries.len() - 1
+    }
+
+    /// The id of a record kind of a format.
+    pub(crate) fn kind_id(&mut self, format: &str, kind: &str) -> usize {
+        let key = format!("{format}|{kind}");
+        if let Some(&i) = self.kind_ids.get(&key) {
+            return i;
+        }
+        self.caches.push(KindCache::default());
+        self.kind_ids.insert(key, self.caches.len() - 1);
+        self.caches.len() - 1
     }
 
     /// Decodes a file, counts it and drops it. Returns its format and error count.
@@ -84,12 +139,12 @@ impl Census {
     /// the same in every record of its kind in this file (all of a singleton record's values;
     /// a LOD record size when every LOD of the file has that size).
     fn relate(&mut self, insts: &[walk::Inst]) {
-        let mut per_kind: HashMap<&str, u32> = HashMap::new();
+        let mut per_kind: FxMap<usize, u32> = FxMap::default();
         for i in insts {
-            *per_kind.entry(i.kind.as_str()).or_default() += 1;
+            *per_kind.entry(i.kind).or_default() += 1;
         }
         // entry -> (value, records holding it, same value in all of them)
-        let mut uniform: HashMap<usize, (f64, u32, bool)> = HashMap::new();
+        let mut uniform: FxMap<usize, (f64, u32, bool)> = FxMap::default();
         for i in insts {
             for &(id, v) in &i.values {
                 let u = uniform.entry(id).or_insert((v, 0, true));
@@ -99,7 +154,7 @@ impl Census {
         }
         let file_scope: Vec<(usize, f64)> = uniform
             .iter()
-            .filter(|(&id, u)| u.2 && per_kind.get(self.entries[id].record.as_str()) == Some(&u.1))
+            .filter(|(&id, u)| u.2 && per_kind.get(&self.entries[id].kind_id) == Some(&u.1))
             .map(|(&id, u)| (id, u.0))
             .collect();
         for (n, inst) in insts.iter().enumerate() {

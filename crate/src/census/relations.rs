@@ -6,28 +6,29 @@
 //! each later record keeps only the candidates that are present and still equal. The lists
 //! only shrink, so after a few files almost no work is left.
 
-use std::collections::HashMap;
-
 #[derive(Debug, Default)]
 pub struct Relations {
     /// Field entry -> entries it has equaled in every record so far.
-    alive: HashMap<usize, Vec<usize>>,
+    alive: Vec<Option<Vec<usize>>>,
 }
 
 impl Relations {
     /// Whether observing `a` can still change anything (never seen, or candidates left).
     pub fn wants(&self, a: usize) -> bool {
-        self.alive.get(&a).is_none_or(|l| !l.is_empty())
+        self.alive.get(a).and_then(|x| x.as_ref()).is_none_or(|l| !l.is_empty())
     }
 
     /// One record's value `va` of field `a`, against `scope` (sorted by entry id, one value
     /// per entry).
     pub fn observe(&mut self, a: usize, va: f64, scope: &[(usize, f64)]) {
         let find = |b: usize| scope.binary_search_by_key(&b, |x| x.0).ok().map(|i| scope[i].1);
-        match self.alive.get_mut(&a) {
+        if self.alive.len() <= a {
+            self.alive.resize(a + 1, None);
+        }
+        match &mut self.alive[a] {
             None => {
                 let list = scope.iter().filter(|&&(b, vb)| b != a && vb == va).map(|&(b, _)| b).collect();
-                self.alive.insert(a, list);
+                self.alive[a] = Some(list);
             }
             Some(list) => list.retain(|&b| find(b) == Some(va)),
         }
@@ -35,8 +36,13 @@ impl Relations {
 
     /// Every (a, b) that held in every record `a` was seen in.
     pub fn pairs(&self) -> Vec<(usize, usize)> {
-        let mut out: Vec<(usize, usize)> =
-            self.alive.iter().flat_map(|(&a, l)| l.iter().map(move |&b| (a, b))).collect();
+        let mut out: Vec<(usize, usize)> = self
+            .alive
+            .iter()
+            .enumerate()
+            .filter_map(|(a, l)| l.as_ref().map(|l| (a, l)))
+            .flat_map(|(a, l)| l.iter().map(move |&b| (a, b)))
+            .collect();
         out.sort_unstable();
         out
     }

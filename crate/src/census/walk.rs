@@ -108,7 +108,8 @@ fn subtract(ranges: Vec<(u64, u64)>, cut: (u64, u64)) -> Vec<(u64, u64)> {
 
 /// One record as relations see it: its numeric values and its enclosing record.
 pub struct Inst {
-    pub kind: String,
+    /// The census's id of the record kind.
+    pub kind: usize,
     pub parent: Option<usize>,
     pub values: Vec<(usize, f64)>,
 }
@@ -138,7 +139,10 @@ impl Census {
         extent: Option<(u64, u64)>,
     ) {
         let inst = w.insts.len();
-        w.insts.push(Inst { kind: kind.to_string(), parent, values: Vec::new() });
+        let kid = self.kind_id(w.format, kind);
+        w.insts.push(Inst { kind: kid, parent, values: Vec::new() });
+        // The kind's cache is taken out while the record is walked, and put back after.
+        let mut cache = std::mem::take(&mut self.caches[kid]);
         let mut vals: Vec<(usize, f64)> = Vec::new();
         let file = w.file;
         let root = parent.is_none();
@@ -165,10 +169,16 @@ impl Census {
         }
 
         for c in leaves() {
-            let fpath = join(kind, &fold(&c.name));
             let ty = c.ty.as_deref().unwrap_or("");
             let value = c.value.as_deref().unwrap_or("");
-            let id = self.intern(w.format, EntryKind::Field, fpath, kind, ty);
+            let id = match cache.names.get(c.name.as_str()) {
+                Some(&id) => id,
+                None => {
+                    let id = self.intern(w.format, EntryKind::Field, join(kind, &fold(&c.name)), kind, ty);
+                    cache.names.insert(c.name.clone(), id);
+                    id
+                }
+            };
             let e = &mut self.entries[id];
             if e.records == 0 {
                 e.width = c.end - c.start;
@@ -178,14 +188,14 @@ impl Census {
             let start = c.start;
             e.add(value, num, Some(start.saturating_sub(lo)), || Place { file, record: path.to_string(), offset: start }, file);
             // An indexed leaf (`lod_ptr[3]`) has several values per record: not a relation.
-            if let (Some(n), None) = (num, indexed(&c.name)) {
+            if let (Some(n), false) = (num, c.name.ends_with(']')) {
                 vals.push((id, n));
             }
         }
 
         // Indexed children by folded name, in the order they first appear.
         let mut counts: Vec<(String, u64, u64)> = Vec::new();
-        for c in children {
+        for c in children.iter().filter(|c| c.name.ends_with(']')) {
             if let Some(name) = indexed(&c.name) {
                 match counts.iter_mut().find(|x| x.0 == name) {
                     Some(x) => x.1 += 1,
@@ -223,29 +233,30 @@ impl Census {
                 holes = subtract(holes, (c.start, c.end));
             }
             for (s, e) in holes {
-                self.unexplained(w, EntryKind::Uncovered, kind, path, lo, s, e);
+                self.unexplained(w, &mut cache, EntryKind::Uncovered, kind, path, lo, s, e);
             }
             for c in leaves().filter(|c| c.confidence == Some(Confidence::Unknown)) {
-                self.unexplained(w, EntryKind::Unknown, kind, path, lo, c.start, c.end.min(end));
+                self.unexplained(w, &mut cache, EntryKind::Unknown, kind, path, lo, c.start, c.end.min(end));
             }
         }
+        self.caches[kid] = cache;
 
         w.insts[inst].values = vals;
         let groups: Vec<&Node> = children.iter().filter(|c| !c.children.is_empty() && c.region.is_none()).collect();
         let folded: Vec<String> = groups.iter().map(|c| fold(&c.name)).collect();
         // Where the next element of the same array starts (one pass from the end).
         let mut after: Vec<Option<u64>> = vec![None; groups.len()];
-        let mut seen: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+        let mut seen: super::FxMap<&str, u64> = super::FxMap::default();
         for k in (0..groups.len()).rev() {
             after[k] = seen.get(folded[k].as_str()).copied();
             seen.insert(&folded[k], groups[k].start);
         }
-        let mut before: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+        let mut before: super::FxMap<&str, u64> = super::FxMap::default();
         for (k, c) in groups.iter().enumerate() {
             let cfold = &folded[k];
             // The last element takes the stride of the one before it, a lone one the stride
             // last seen for its kind.
-            let next = if indexed(&c.name).is_none() {
+            let next = if !c.name.ends_with(']') || indexed(&c.name).is_none() {
                 None
             } else {
                 let prev = before.insert(cfold, c.start);
@@ -263,7 +274,7 @@ impl Census {
     /// Counts bytes `[s, e)` of a record starting at `lo`: as u32 words where a whole word
     /// at a record-relative multiple of 4 is inside the range, else byte by byte.
     #[allow(clippy::too_many_arguments)]
-    fn unexplained(&mut self, w: &Walk, ek: EntryKind, kind: &str, path: &str, lo: u64, s: u64, e: u64) {
+    fn unexplained(&mut self, w: &Walk, cache: &mut super::KindCache, ek: EntryKind, kind: &str, path: &str, lo: u64, s: u64, e: u64) {
         let file = w.file;
         let mut o = s.saturating_sub(lo);
         let r1 = e.saturating_sub(lo);
@@ -272,9 +283,16 @@ impl Census {
             let abs = lo + o;
             let Some(b) = usize::try_from(abs).ok().and_then(|a| w.doc.bytes.get(a..a.checked_add(width)?)) else { break };
             let v = b.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64);
-            let ty = if width == 4 { "u32" } else { "u8" };
-            let epath = format!("{}+0x{:02x}", record_name(kind), o);
-            let id = self.intern(w.format, ek, epath, kind, ty);
+            let key = (ek as u8, o, width as u8);
+            let id = match cache.bytes.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let ty = if width == 4 { "u32" } else { "u8" };
+                    let id = self.intern(w.format, ek, format!("{}+0x{:02x}", record_name(kind), o), kind, ty);
+                    cache.bytes.insert(key, id);
+                    id
+                }
+            };
             let en = &mut self.entries[id];
             en.width = width as u64;
             en.add(&v.to_string(), Some(v as f64), Some(o), || Place { file, record: path.to_string(), offset: abs }, file);
