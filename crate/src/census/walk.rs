@@ -128,6 +128,7 @@ pub fn record_name(kind: &str) -> &str {
 }
 
 impl Census {
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn walk_record(
         &mut self,
         w: &mut Walk,
