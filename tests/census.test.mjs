@@ -109,6 +109,7 @@ test('the real .ply samples censused together: files, formats and magics counted
   await page.click(`#census-table tbody tr[data-id="${magicEntry.id}"]`);
   await page.waitForSelector('.census-histogram .census-bar');
   assert.equal(await page.locator('.census-histogram .census-bar').count(), Object.keys(magics).length);
+  assert.doesNotMatch(await page.textContent('#census-detail'), /null|undefined/);
   await page.screenshot({ path: `${OUT}census-samples.png` });
   const tabsBefore = await page.locator('#tabs [role=tab]').count();
   await page.locator('.census-place').first().click();

@@ -328,7 +328,7 @@ function renderDetail() {
   if (!e) { d.replaceChildren(el('p', { class: 'census-hint' }, report ? 'Choose a row to see its values and where they are.' : '')); return; }
   const off = e.offset == null || e.offset_varies ? '' : ` +${hex(e.offset)}`;
   const draft = annotationFromEntry(e);
-  d.replaceChildren(
+  d.replaceChildren(...[
     el('h3', {}, `${e.path}`),
     el('p', {}, `${e.kind} in ${e.record}${off}, ${e.type}: ${e.records.toLocaleString()} records in ${e.files.toLocaleString()} files, ${e.distinct.toLocaleString()}${e.tail?.capped ? '+' : ''} distinct${e.constant ? ', constant' : ''}${e.min != null ? `, ${e.min} … ${e.max}` : ''}`),
     e.equals?.length ? el('p', {}, `Always equals: ${e.equals.join(', ')}`) : null,
@@ -340,7 +340,8 @@ function renderDetail() {
       ...v.at.map((p) => el('button', {
         class: 'census-place', title: `open ${p.file} at ${hex(p.offset)}`, onclick: () => openPlace(e, p),
       }, `${p.file.split('/').pop()} ${p.record || ''} @${hex(p.offset)}`))))),
-    e.tail ? el('p', {}, `…and ${e.tail.values.toLocaleString()}${e.tail.capped ? '+' : ''} more values in ${e.tail.records.toLocaleString()} records`) : null);
+    e.tail ? el('p', {}, `…and ${e.tail.values.toLocaleString()}${e.tail.capped ? '+' : ''} more values in ${e.tail.records.toLocaleString()} records`) : null,
+  ].filter((x) => x != null));
 }
 
 const CSS = `
