@@ -1,13 +1,60 @@
-// The documents API as the panels use it: every call returns a Promise, so the documents can
-// live in a Web Worker (its own wasm instance) without the panels knowing. Methods mirror the
-// wasm API (crate/src/wasm/mod.rs): open, attach, summary, spans, span_bounds, span_at, tree,
-// region_items, mesh, errors, bytes, close, sample_file.
-import { loadWasm } from './wasm.js';
+// The documents API as the panels use it: every call returns a Promise and runs in a Web
+// Worker (web/worker.js) with its own wasm instance. Methods mirror the wasm API
+// (crate/src/wasm/mod.rs): open, attach, summary, spans, span_bounds, span_at, tree,
+// region_items, mesh, errors, bytes, close, sample_file, djb2_xor, find, hash_range; plus
+// the worker's openFile, attachFile, openBytes, attachBytes, openSample and window.
+// Handles are the worker's: they mean nothing to a wasm instance on the main thread.
+
+const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const pending = new Map();
+let nextId = 1;
+
+worker.onmessage = (e) => {
+  const { id, result, error, progress } = e.data;
+  const p = pending.get(id);
+  if (!p) return;
+  if (progress) { p.onProgress?.(progress); return; }
+  pending.delete(id);
+  if (error !== undefined) p.reject(new Error(error));
+  else p.resolve(result);
+};
+worker.onerror = (e) => {
+  for (const p of pending.values()) p.reject(new Error(e.message || 'the document worker failed'));
+  pending.clear();
+};
+
+/** Calls `method` in the worker; `transfer` lists buffers handed over, `onProgress` gets progress. */
+export function call(method, args, { transfer = [], onProgress } = {}) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, onProgress });
+    worker.postMessage({ id, method, args }, transfer);
+  });
+}
+
+/** A buffer that can be transferred without handing over more than `bytes` (else a copy). */
+function own(bytes) {
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  return u8.byteOffset === 0 && u8.byteLength === u8.buffer.byteLength ? u8 : u8.slice();
+}
 
 const METHODS = ['open', 'attach', 'summary', 'spans', 'span_bounds', 'span_at', 'tree',
-  'region_items', 'mesh', 'errors', 'bytes', 'close', 'sample_file', 'djb2_xor'];
+  'region_items', 'mesh', 'errors', 'bytes', 'close', 'sample_file', 'djb2_xor', 'find',
+  'hash_range', 'window', 'openSample', 'time'];
 
-export const docs = Object.fromEntries(METHODS.map((m) => [m, async (...args) => {
-  const api = await loadWasm();
-  return api[m](...args);
-}]));
+export const docs = Object.fromEntries(METHODS.map((m) => [m, (...args) => call(m, args)]));
+
+/** Opens bytes (transferred: the caller's buffer is handed over). Resolves to {handle, summary}. */
+docs.openBytes = (name, bytes, onProgress) => {
+  const b = own(bytes);
+  return call('openBytes', [name, b], { transfer: [b.buffer], onProgress });
+};
+docs.openFile = (file, onProgress) => call('openFile', [file], { onProgress });
+docs.attachFile = (parent, file, onProgress) => call('attachFile', [parent, file], { onProgress });
+docs.attachBytes = (parent, name, bytes) => {
+  const b = own(bytes);
+  return call('attachBytes', [parent, name, b], { transfer: [b.buffer] });
+};
+// `open` and `attach` keep the wasm signature (returning a handle) for the console and tests.
+docs.open = async (name, bytes) => (await docs.openBytes(name, bytes)).handle;
+docs.attach = async (parent, name, bytes) => (await docs.attachBytes(parent, name, bytes)).handle;

@@ -1,22 +1,29 @@
 // The hex view: rows of offset, 16 bytes and ASCII. Only the rows on screen exist in the
-// DOM, and the scroll range is scaled so a 512 MB file scrolls like a 512-byte one.
+// DOM, and the scroll range is scaled so a 512 MB file scrolls like a 512-byte one. Bytes
+// and span bounds come from the document worker a window at a time (a few screens around
+// the one shown), so painting a screen never waits on the worker unless it jumped far.
 // Each byte carries data-offset and data-confidence; a selected byte aria-selected="true".
-import { state, on, select } from './state.js';
+import { state, on, emit, select } from './state.js';
+import { docs } from './docs.js';
 
 export const LEVELS = ['uncovered', 'proven', 'observed', 'inferred', 'unknown'];
-const ROW = 16;
+export const ROW = 16;
 const ROW_PX = 20;
 // Browsers cap an element's height near 33M px: past this the scroll range is scaled.
 const MAX_SCROLL_PX = 8_000_000;
+const MARGIN_ROWS = 192; // fetched beyond each edge of the screen
 
 export class HexView {
-  constructor(el, api) {
+  constructor(el) {
     this.el = el;
-    this.api = api;
     this.doc = null;
     this.top = 0; // first row on screen
     this.rows = [];
-    this.el.innerHTML = '';
+    this.cache = null; // {handle, start, end, bytes, conf, fs}
+    this.inflight = false;
+    this.wanted = null;
+    this.anchor = null; // where a shift-extended selection started
+    this.el.replaceChildren();
     this.scroller = div('hex-scroller');
     this.spacer = div('hex-spacer');
     this.body = div('hex-rows');
@@ -25,14 +32,25 @@ export class HexView {
     this.scroller.addEventListener('scroll', () => this.onScroll());
     this.el.addEventListener('wheel', (e) => {
       if (e.target === this.scroller) return;
-      this.scrollToRow(this.top + Math.round(e.deltaY / ROW_PX));
+      const rows = e.deltaMode === 1 ? e.deltaY : e.deltaY / ROW_PX;
+      this.scrollToRow(this.top + Math.round(rows));
       e.preventDefault();
     }, { passive: false });
-    this.body.addEventListener('click', (e) => this.onClick(e));
-    new ResizeObserver(() => this.layout()).observe(this.el);
+    this.body.addEventListener('mousedown', (e) => this.onClick(e));
+    this.el.addEventListener('keydown', (e) => this.onKey(e));
+    // The view's height is read only when it changes, so painting never forces a layout.
+    this.viewH = 0;
+    new ResizeObserver(() => { this.viewH = this.body.clientHeight; this.scrollPx = null; this.layout(); }).observe(this.el);
     on('active', (doc) => this.show(doc));
+    on('preview', (file) => this.preview(file));
+    this.marks = [];
+    on('annotations', (marks) => { this.marks = marks; this.invalidate(); this.paint(); });
+    this.painted = null; // the selection and cursor the rows show
     on('selection', (sel) => {
-      if (sel.source !== 'hex') this.reveal(sel.start);
+      const old = this.painted;
+      this.painted = { start: sel.start, end: sel.end, cursor: sel.cursor };
+      this.invalidate(...[old, this.painted].filter(Boolean).flatMap((x) => [[x.start, x.end], [x.cursor, x.cursor + 1]]));
+      if (sel.source !== 'hex') this.reveal(sel.cursor ?? sel.start);
       this.paint();
     });
   }
@@ -40,7 +58,19 @@ export class HexView {
   show(doc) {
     this.doc = doc;
     this.top = 0;
+    this.cache = null;
+    this.firstPaint = doc ? doc.handle : null;
+    this.painted = null;
+    this.invalidate();
+    this.el.dataset.handle = doc ? doc.handle : '';
     this.layout();
+    this.scrollToRow(0);
+  }
+
+  /** Shows a file's bytes straight from the File while the worker reads and decodes it:
+   *  no confidence yet (no data-confidence), but the bytes are there at once. */
+  preview(file) {
+    this.show({ handle: -1, name: file.name, size: file.size, file, preview: true });
   }
 
   get totalRows() {
@@ -48,7 +78,7 @@ export class HexView {
   }
 
   get visibleRows() {
-    return Math.max(1, Math.floor(this.body.clientHeight / ROW_PX));
+    return Math.max(1, Math.floor(this.viewH / ROW_PX));
   }
 
   layout() {
@@ -60,29 +90,41 @@ export class HexView {
     }
     while (this.rows.length > want) this.rows.pop().el.remove();
     const px = Math.min(this.totalRows * ROW_PX, MAX_SCROLL_PX);
-    this.spacer.style.height = `${px + this.body.clientHeight}px`;
+    if (px !== this.scrollPx) {
+      this.scrollPx = px; // the scroll range: the spacer is one view taller than this
+      this.spacer.style.height = `${px + this.viewH}px`;
+    }
     this.paint();
   }
 
   makeRow() {
     const el = div('hex-row');
+    el.setAttribute('role', 'row');
     const off = div('hex-off');
+    const offText = document.createTextNode('');
+    off.append(offText);
     const bytes = div('hex-bytes');
     const ascii = div('hex-ascii');
     const cells = [];
     const chars = [];
+    const text = [];
+    const ctext = [];
     for (let i = 0; i < ROW; i++) {
       const b = document.createElement('span');
       b.className = 'b';
+      b.setAttribute('role', 'gridcell');
       bytes.append(b);
       cells.push(b);
+      text.push(b.appendChild(document.createTextNode('')));
       const c = document.createElement('span');
       c.className = 'c';
       ascii.append(c);
       chars.push(c);
+      ctext.push(c.appendChild(document.createTextNode('')));
     }
     el.append(off, bytes, ascii);
-    return { el, off, cells, chars };
+    const k = Array.from({ length: ROW }, () => ({ v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false }));
+    return { el, off: offText, cells, chars, text, ctext, k, start: -1, valid: false, y: -1, handle: null };
   }
 
   maxTop() {
@@ -90,19 +132,23 @@ export class HexView {
   }
 
   onScroll() {
-    const range = this.scroller.scrollHeight - this.scroller.clientHeight;
-    if (this.ignoreScroll) { this.ignoreScroll = false; return; }
-    const frac = range > 0 ? this.scroller.scrollTop / range : 0;
+    const st = this.scroller.scrollTop;
+    if (Math.abs(st - (this.lastScrollTop ?? -1)) < 1) return; // our own scrollToRow
+    this.lastScrollTop = st;
+    const range = this.scrollPx;
+    const frac = range > 0 ? Math.min(1, st / range) : 0;
     this.top = Math.round(frac * this.maxTop());
     this.paint();
   }
 
   scrollToRow(row) {
     this.top = Math.max(0, Math.min(this.maxTop(), row));
-    const range = this.scroller.scrollHeight - this.scroller.clientHeight;
     const max = this.maxTop();
-    this.ignoreScroll = true;
-    this.scroller.scrollTop = max > 0 ? (this.top / max) * range : 0;
+    const want = max > 0 ? (this.top / max) * this.scrollPx : 0;
+    if (Math.abs((this.lastScrollTop ?? -1) - want) >= 1) {
+      this.lastScrollTop = want;
+      this.scroller.scrollTop = want;
+    }
     this.paint();
   }
 
@@ -114,68 +160,234 @@ export class HexView {
     }
   }
 
+  /** Asks the worker for the window around [start, end) unless the cache holds it. */
+  ensure(start, end) {
+    const c = this.cache;
+    if (c && c.handle === this.doc.handle && c.start <= start && c.end >= end) return;
+    const want = {
+      handle: this.doc.handle,
+      start: Math.max(0, start - MARGIN_ROWS * ROW),
+      end: Math.min(this.doc.size, end + MARGIN_ROWS * ROW),
+    };
+    if (this.inflight) { this.wanted = want; return; }
+    this.fetch(want);
+  }
+
+  async fetch(w) {
+    this.inflight = true;
+    try {
+      const r = this.doc?.preview
+        ? { bytes: new Uint8Array(await this.doc.file.slice(w.start, w.end).arrayBuffer()), bounds: [], pending: true }
+        : await docs.window(w.handle, w.start, w.end);
+      if (this.doc?.handle === w.handle) {
+        this.cache = { handle: w.handle, pending: !!r.pending, ...decodeWindow(w.start, r.bytes, r.bounds) };
+      }
+    } catch (e) {
+      emit('status', `could not read bytes: ${e.message}`);
+    } finally {
+      this.inflight = false;
+    }
+    const next = this.wanted;
+    this.wanted = null;
+    this.paint();
+    if (next && next.handle === this.doc?.handle) this.ensure(next.start + MARGIN_ROWS * ROW, next.end - MARGIN_ROWS * ROW);
+  }
+
+  /** Marks rows for repainting: all of them, or those holding bytes of the given ranges. */
+  invalidate(...ranges) {
+    for (const r of this.rows) {
+      if (!ranges.length || ranges.some(([s, e]) => r.start < e && r.start + ROW > s)) r.valid = false;
+    }
+  }
+
+  /** Puts the rows on screen. A row keeps its DOM content while it stays on screen (it only
+   *  moves), so scrolling by a few rows repaints a few rows, whatever the file's size. */
   paint() {
     const doc = this.doc;
     if (!doc) return;
     const start = this.top * ROW;
     const end = Math.min(doc.size, start + this.rows.length * ROW);
-    const bytes = this.api.bytes(doc.handle, start, end);
-    const conf = new Uint8Array(end - start);
-    const fieldStart = new Uint8Array(end - start);
-    const b = this.api.span_bounds(doc.handle, start, end);
-    for (let i = 0; i < b.length; i += 3) {
-      const s = Math.max(b[i], start);
-      const e = Math.min(b[i] + b[i + 1], end);
-      if (b[i] >= start) fieldStart[b[i] - start] = 1;
-      conf.fill(b[i + 2], s - start, e - start);
-    }
+    this.ensure(start, end);
+    const c = this.cache?.handle === doc.handle ? this.cache : null;
     const sel = state.selection?.handle === doc.handle ? state.selection : null;
-    this.rows.forEach((r, ri) => {
-      const rowStart = start + ri * ROW;
-      if (rowStart >= doc.size) {
-        r.el.hidden = true;
-        return;
+    const cursor = sel ? state.cursor : null;
+    const n = this.rows.length;
+    // Rows already showing a wanted offset keep it; the others are free for the rest.
+    const keep = new Map();
+    const free = [];
+    for (const r of this.rows) {
+      const j = (r.start - start) / ROW;
+      if (r.valid && r.handle === doc.handle && j >= 0 && j < n && Number.isInteger(j) && !keep.has(j)) keep.set(j, r);
+      else free.push(r);
+    }
+    let complete = true;
+    for (let j = 0; j < n; j++) {
+      let r = keep.get(j);
+      const rowStart = start + j * ROW;
+      if (!r) {
+        r = free.pop();
+        r.valid = this.paintRow(r, rowStart, doc, c, sel, cursor);
+        r.start = rowStart;
+        r.handle = doc.handle;
       }
-      r.el.hidden = false;
-      r.off.textContent = rowStart.toString(16).padStart(8, '0');
-      for (let i = 0; i < ROW; i++) {
-        const o = rowStart + i;
-        const cell = r.cells[i];
-        const ch = r.chars[i];
-        if (o >= doc.size) {
-          cell.textContent = '  ';
-          ch.textContent = ' ';
-          cell.removeAttribute('data-offset');
-          cell.className = 'b none';
-          ch.className = 'c none';
-          cell.removeAttribute('aria-selected');
-          continue;
-        }
-        const v = bytes[o - start];
-        const level = LEVELS[conf[o - start]];
-        cell.textContent = HEX[v];
-        ch.textContent = v >= 0x20 && v < 0x7f ? String.fromCharCode(v) : '.';
-        cell.dataset.offset = o;
-        cell.dataset.confidence = level;
-        const selected = sel && o >= sel.start && o < sel.end;
-        cell.className = `b lv-${level}${fieldStart[o - start] ? ' fs' : ''}${selected ? ' sel' : ''}`;
-        ch.className = `c lv-${level}${selected ? ' sel' : ''}`;
+      if (!r.valid && rowStart < doc.size) complete = false;
+      if (r.y !== j) { r.y = j; r.el.style.transform = `translateY(${j * ROW_PX}px)`; }
+      if (r.index !== rowStart / ROW) { r.index = rowStart / ROW; r.el.setAttribute('aria-rowindex', r.index + 1); }
+    }
+    if (complete && this.firstPaint === doc.handle) {
+      this.firstPaint = null;
+      // The rows are in the DOM; the next frame puts them on screen.
+      requestAnimationFrame(() => {
+        if (doc.preview) performance.mark(`hex-first-bytes:${doc.name}`);
+        else performance.mark(`hex-first-rows:${doc.handle}`);
+        emit('painted', doc);
+      });
+    }
+  }
+
+  /** Paints one row; false if some of its bytes are not loaded yet. Each cell's last
+   *  written value is kept in `r.k` so unchanged text, classes and attributes are not
+   *  written again (a full repaint otherwise costs more than a frame on a slow machine). */
+  paintRow(r, rowStart, doc, c, sel, cursor) {
+    if (rowStart >= doc.size) {
+      // Past the end: hidden, and holding no offsets (so no query finds a stale byte).
+      r.el.hidden = true;
+      r.cells.forEach((cell, i) => {
+        cell.removeAttribute('data-offset');
+        cell.removeAttribute('data-confidence');
+        cell.removeAttribute('aria-selected');
+        Object.assign(r.k[i], { v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false });
+      });
+      return true;
+    }
+    r.el.hidden = false;
+    r.off.nodeValue = rowStart.toString(16).padStart(8, '0');
+    let complete = true;
+    const k0 = c ? rowStart - c.start : -1;
+    for (let i = 0; i < ROW; i++) {
+      const o = rowStart + i;
+      const cell = r.cells[i];
+      const k = k0 + i;
+      const loaded = c && k >= 0 && k < c.bytes.length && o < doc.size;
+      if (!loaded && o < doc.size) complete = false;
+      const v = loaded ? c.bytes[k] : o < doc.size ? 256 : 257; // 256 loading, 257 past the end
+      const pending = loaded && c.pending;
+      const code = loaded && !pending ? c.conf[k] : -1;
+      const selected = code >= 0 && sel != null && o >= sel.start && o < sel.end;
+      const cur = code >= 0 && o === cursor;
+      const ann = code >= 0 && this.marks.length > 0 && this.marks.some((m) => m.start <= o && o < m.end);
+      const cls = code < 0 ? (pending ? 'b pending' : 'b none')
+        : `${LV_CLASS[code]}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}${ann ? ' ann' : ''}`;
+      const ccls = code < 0 ? (pending ? 'c pending' : 'c none')
+        : `c lv-${LEVELS[code]}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
+      const st = r.k[i];
+      if (st.v !== v) {
+        st.v = v;
+        r.text[i].nodeValue = v < 256 ? HEX[v] : v === 256 ? '··' : '  ';
+        r.ctext[i].nodeValue = v < 256 ? ASCII[v] : ' ';
+      }
+      if (st.cls !== cls) { st.cls = cls; cell.className = cls; }
+      if (st.ccls !== ccls) { st.ccls = ccls; r.chars[i].className = ccls; }
+      const off = loaded ? o : -1;
+      if (st.off !== off) {
+        st.off = off;
+        if (loaded) cell.dataset.offset = o;
+        else cell.removeAttribute('data-offset');
+      }
+      if (st.code !== code) {
+        st.code = code;
+        if (code >= 0) cell.dataset.confidence = LEVELS[code];
+        else cell.removeAttribute('data-confidence');
+      }
+      if (st.sel !== selected) {
+        st.sel = selected;
         if (selected) cell.setAttribute('aria-selected', 'true');
         else cell.removeAttribute('aria-selected');
       }
-    });
+    }
+    return complete;
   }
 
-  onClick(e) {
-    const cell = e.target.closest('.b[data-offset]');
-    if (!cell || !this.doc) return;
-    const o = Number(cell.dataset.offset);
-    const span = this.api.span_at(this.doc.handle, o);
-    if (span) select(span.start, span.start + span.len, 'hex');
-    else select(o, o + 1, 'hex');
+  offsetAt(target) {
+    const cell = target.closest?.('.b[data-offset]');
+    return cell ? Number(cell.dataset.offset) : null;
+  }
+
+  async onClick(e) {
+    const o = this.offsetAt(e.target);
+    if (o == null || !this.doc || this.doc.preview || e.button !== 0) return;
+    e.preventDefault();
+    this.el.focus({ preventScroll: true });
+    if (e.shiftKey && state.cursor != null) {
+      this.selectRange(this.anchor ?? state.cursor, o);
+      return;
+    }
+    this.anchor = o;
+    await this.selectField(o);
+  }
+
+  /** Selects the innermost field at `o` (one byte where no field covers it). */
+  async selectField(o) {
+    const handle = this.doc.handle;
+    const span = await docs.span_at(handle, o);
+    if (state.active !== handle) return;
+    if (span) select(span.start, span.start + span.len, 'hex', o);
+    else select(o, o + 1, 'hex', o);
+  }
+
+  selectRange(a, b) {
+    select(Math.min(a, b), Math.max(a, b) + 1, 'hex', b);
+  }
+
+  onKey(e) {
+    if (!this.doc || this.doc.preview || e.target !== this.el || this.doc.size === 0) return;
+    const size = this.doc.size;
+    const cur = state.cursor ?? this.top * ROW;
+    const page = this.visibleRows * ROW;
+    let to = null;
+    switch (e.key) {
+      case 'ArrowLeft': to = cur - 1; break;
+      case 'ArrowRight': to = cur + 1; break;
+      case 'ArrowUp': to = cur - ROW; break;
+      case 'ArrowDown': to = cur + ROW; break;
+      case 'PageUp': to = cur - page; break;
+      case 'PageDown': to = cur + page; break;
+      case 'Home': to = e.ctrlKey || e.metaKey ? 0 : cur - (cur % ROW); break;
+      case 'End': to = e.ctrlKey || e.metaKey ? size - 1 : Math.min(size - 1, cur - (cur % ROW) + ROW - 1); break;
+      case 'Enter': e.preventDefault(); this.selectField(cur); return;
+      default: return;
+    }
+    e.preventDefault();
+    to = Math.max(0, Math.min(size - 1, to));
+    if (e.shiftKey) {
+      this.anchor ??= cur;
+      this.selectRange(this.anchor, to);
+    } else {
+      this.anchor = to;
+      select(to, to + 1, 'hex', to);
+    }
+    this.reveal(to);
   }
 }
 
+/** Turns a window's bytes and span triples into per-byte confidence codes and field starts. */
+export function decodeWindow(start, bytes, b) {
+  const n = bytes.length;
+  const conf = new Uint8Array(n);
+  const fs = new Uint8Array(n);
+  // Longest first, so where spans nest the innermost one colors the byte.
+  const order = Array.from({ length: b.length / 3 }, (_, k) => k * 3).sort((x, y) => b[y + 1] - b[x + 1]);
+  for (const i of order) {
+    const s = Math.max(b[i], start);
+    const e = Math.min(b[i] + b[i + 1], start + n);
+    if (b[i] >= start && b[i] < start + n) fs[b[i] - start] = 1;
+    if (e > s) conf.fill(b[i + 2], s - start, e - start);
+  }
+  return { start, end: start + n, bytes, conf, fs };
+}
+
+const ASCII = Array.from({ length: 256 }, (_, v) => (v >= 0x20 && v < 0x7f ? String.fromCharCode(v) : '.'));
+const LV_CLASS = LEVELS.map((l) => `b lv-${l}`);
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 function div(cls) {
@@ -183,4 +395,3 @@ function div(cls) {
   d.className = cls;
   return d;
 }
-

@@ -1,64 +1,204 @@
-// Wiring: load the wasm, open files (chooser, drop, built-in sample), tabs, status line.
+// Wiring: open files (chooser, drop, built-in sample) through the document worker, tabs,
+// attaching geometry chunks to their MeshSet, progress and status, and the panels.
 import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
-import { state, on, addDoc, setActive, setStatus } from './state.js';
+import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress, select } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
 import { initCensus } from './census.js';
+import { attachTooltip } from './tooltip.js';
+import { TreeView } from './tree.js';
+import { Inspector } from './inspector.js';
+import { SummaryView } from './summary.js';
+import { ErrorBanner } from './errors.js';
+import { attachSearch } from './search.js';
+import { AnnotationsPanel } from './annotations.js';
+import { annotationFile } from './annotation-store.js';
+import { parseFragment, formatFragment, packText, unpackText, fetchSource } from './share.js';
 
 const $ = (id) => document.getElementById(id);
+const MB = 1024 * 1024;
+const PREVIEW_MIN = 4 * MB;
 
-async function openBytes(name, bytes) {
-  setStatus(`decoding ${name} (${bytes.length.toLocaleString()} bytes)…`);
-  const handle = await docs.open(name, bytes);
-  const summary = await docs.summary(handle);
-  addDoc({ handle, name, size: summary.size, summary });
+function progressFor(name) {
+  return (p) => setProgress({ label: `${p.phase} ${name}`, done: p.phase === 'reading' ? p.done : 0, total: p.phase === 'reading' ? p.total : 0 });
+}
+
+function opened(name, r, extra = {}) {
+  const { handle, summary } = r;
+  addDoc({ handle, name, size: summary.size, summary, timings: r.timings, ...extra });
   const errs = summary.errors.length ? `, ${summary.errors.length} error(s)` : '';
   setStatus(`${name}: ${summary.format}, ${summary.size.toLocaleString()} bytes${errs}`);
   return handle;
 }
 
-export async function openFiles(files) {
-  for (const f of files) {
-    setStatus(`reading ${f.name}…`);
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    await openBytes(f.name, bytes);
+/** Opens bytes already in memory (transferred to the worker). */
+export async function openBytes(name, bytes) {
+  setProgress({ label: `decoding ${name}`, done: 0, total: 0 });
+  try {
+    return opened(name, await docs.openBytes(name, bytes));
+  } finally {
+    setProgress(null);
   }
+}
+
+const meshSets = () => state.docs.filter((d) => d.summary.format === 'frostbite-meshset');
+
+/** Tries to attach a file to each open MeshSet (the decoder matches it by GUID); null if none takes it. */
+async function tryAttach(file) {
+  for (const m of meshSets()) {
+    try {
+      const r = await docs.attachFile(m.handle, file, progressFor(file.name));
+      m.summary = await docs.summary(m.handle);
+      return opened(file.name, r, { parent: m.handle, file });
+    } catch { /* not this MeshSet's chunk */ }
+  }
+  return null;
+}
+
+export async function openFiles(files) {
+  // MeshSets first, so their chunks (often dropped with them) find them.
+  const order = [...files].sort((a, b) => isChunkName(a.name) - isChunkName(b.name));
+  for (const f of order) {
+    try {
+      if (isChunkName(f.name) && meshSets().length && (await tryAttach(f)) != null) continue;
+      // A big file's bytes show at once, read from the File, while the worker decodes it.
+      if (f.size >= PREVIEW_MIN) emit('preview', f);
+      const r = await docs.openFile(f, progressFor(f.name));
+      opened(f.name, r, { file: f });
+    } catch (e) {
+      setStatus(`could not open ${f.name}: ${e.message}`);
+      emit('active', state.docs.find((d) => d.handle === state.active) ?? null); // drop the preview
+    } finally {
+      setProgress(null);
+    }
+  }
+}
+
+function isChunkName(name) {
+  return /\.(chunk|resmeta)$/i.test(name) || /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/i.test(name);
+}
+
+/** Attaches the active document to MeshSet `parent` by hand, replacing its tab. */
+async function attachByHand(doc, parent) {
+  const bytes = doc.file ?? (await docs.bytes(doc.handle, 0, doc.size));
+  try {
+    const r = bytes instanceof Blob
+      ? await docs.attachFile(parent, bytes, progressFor(doc.name))
+      : await docs.attachBytes(parent, doc.name, bytes);
+    const p = state.docs.find((d) => d.handle === parent);
+    if (p) p.summary = await docs.summary(parent);
+    state.docs.splice(state.docs.indexOf(doc), 1);
+    docs.close(doc.handle);
+    opened(doc.name, r, { parent, file: doc.file });
+  } catch (e) {
+    setStatus(`could not attach ${doc.name}: ${e.message}`);
+  } finally {
+    setProgress(null);
+  }
+}
+
+/** Closes a document and the chunks attached to it, freeing the worker's copy. */
+export async function closeDoc(handle) {
+  for (const c of state.docs.filter((d) => d.parent === handle)) await closeDoc(c.handle);
+  removeDoc(handle);
+  await docs.close(handle);
 }
 
 function renderTabs() {
   const nav = $('tabs');
-  nav.replaceChildren(...state.docs.map((d) => {
+  // Attached chunks follow their MeshSet.
+  const order = state.docs.filter((d) => d.parent == null)
+    .flatMap((d) => [d, ...state.docs.filter((c) => c.parent === d.handle)]);
+  order.push(...state.docs.filter((d) => !order.includes(d)));
+  nav.replaceChildren(...order.map((d) => {
     const b = document.createElement('button');
     b.role = 'tab';
     b.textContent = d.name; // file names are text, never HTML
-    b.title = `${d.name} (${d.summary.format})`;
+    if (d.parent != null) b.classList.add('child');
+    b.title = `${d.name} (${d.summary.format}, ${d.size.toLocaleString()} bytes)`;
     b.setAttribute('aria-selected', String(d.handle === state.active));
     b.addEventListener('click', () => setActive(d.handle));
-    return b;
+    const x = document.createElement('button');
+    x.className = 'close';
+    x.textContent = '×';
+    x.title = `Close ${d.name}`;
+    x.setAttribute('aria-label', x.title);
+    x.addEventListener('click', () => closeDoc(d.handle));
+    const tab = document.createElement('span');
+    tab.className = 'tab';
+    tab.append(b, x);
+    return tab;
   }));
+  renderAttach();
+}
+
+/** "Attach to…" for a file that is not attached while a MeshSet is open. */
+function renderAttach() {
+  const wrap = $('attach-wrap');
+  const doc = state.docs.find((d) => d.handle === state.active);
+  const sets = meshSets();
+  wrap.hidden = !doc || doc.parent != null || !sets.length || doc.summary.format === 'frostbite-meshset';
+  if (wrap.hidden) { wrap.replaceChildren(); return; }
+  const sel = document.createElement('select');
+  sel.setAttribute('aria-label', 'Attach this file to a MeshSet');
+  sel.append(new Option('Attach to MeshSet…', ''), ...sets.map((m) => new Option(m.name, m.handle)));
+  sel.addEventListener('change', () => { if (sel.value) attachByHand(doc, Number(sel.value)); });
+  wrap.replaceChildren(sel);
 }
 
 function renderLegend() {
   const el = $('legend');
-  el.replaceChildren(...LEVELS.slice(1).concat('uncovered').map((l) => {
+  const title = document.createElement('span');
+  title.className = 'legend-title';
+  title.textContent = 'Confidence:';
+  el.replaceChildren(title, ...LEVELS.slice(1).concat('uncovered').map((l) => {
     const s = document.createElement('span');
     s.className = `legend-item lv-${l}`;
+    s.dataset.level = l;
     s.textContent = l;
     return s;
   }));
+  const fb = document.createElement('span');
+  fb.className = 'legend-item legend-fs';
+  fb.textContent = '| field start';
+  el.append(fb);
+}
+
+function renderProgress(p) {
+  const wrap = $('progress-wrap');
+  wrap.hidden = !p;
+  if (!p) return;
+  const bar = $('progress');
+  if (p.total) { bar.max = p.total; bar.value = p.done; } else bar.removeAttribute('value');
+  $('progress-label').textContent = p.total ? `${p.label} ${Math.round((100 * p.done) / p.total)}% of ${(p.total / MB).toFixed(0)} MB` : `${p.label}…`;
 }
 
 async function main() {
-  const api = await loadWasm();
-  window.meshscope = { api, docs, state }; // for tests and the console
+  const api = await loadWasm(); // the main thread's own instance (no documents): djb2_xor etc.
+  window.meshscope = { api, docs, state, openFiles, openBytes, closeDoc };
   on('docs', renderTabs);
   on('active', renderTabs);
   on('status', (t) => { $('status').textContent = t; });
+  on('progress', renderProgress);
   renderLegend();
-  new HexView($('hex'), api);
+  const hex = new HexView($('hex'));
+  attachTooltip($('hex'));
+  new TreeView($('tree'));
+  new Inspector($('inspector'));
+  new SummaryView($('summary'));
+  new ErrorBanner($('errors'));
+  attachSearch({
+    form: $('toolbar'), gotoInput: $('goto'), findInput: $('find'), modeSelect: $('find-mode'),
+    prev: $('find-prev'), next: $('find-next'), hexEl: $('hex'),
+  });
+  window.meshscope.hex = hex;
   initCensus($('census-button'), { open: openFiles });
 
-  $('file-input').addEventListener('change', (e) => openFiles([...e.target.files]));
+  $('file-input').addEventListener('change', (e) => {
+    performance.mark('file-chosen');
+    openFiles([...e.target.files]);
+    e.target.value = '';
+  });
   const hint = $('drop-hint');
   document.addEventListener('dragover', (e) => { e.preventDefault(); hint.hidden = false; });
   document.addEventListener('dragleave', (e) => { if (!e.relatedTarget) hint.hidden = true; });
@@ -69,8 +209,80 @@ async function main() {
     if (files.length) openFiles(files);
   });
 
-  await openBytes('sample.ply', await docs.sample_file());
+  const annotations = new AnnotationsPanel($('annotations'));
+  window.meshscope.annotations = annotations;
+  $('copy-link').addEventListener('click', () => copyLink(annotations));
+  window.addEventListener('hashchange', () => { if (location.hash !== lastLink) openView(annotations, parseFragment(location.hash)); });
+
+  await annotations.ready;
+  await openView(annotations, parseFragment(location.hash));
   document.body.dataset.ready = 'true';
+}
+
+let lastLink = null;
+
+/** Shows a problem that needs the reader's attention (an unreachable #src=, a bad link). */
+function notice(text) {
+  const el = $('notice');
+  el.textContent = text;
+  el.hidden = !text;
+  if (text) setStatus(text);
+}
+
+/** Opens what a link describes: the file at src (else the built-in sample), its annotations,
+ *  the tab and the selection. A part that fails says why and the rest still opens. */
+async function openView(annotations, view) {
+  notice('');
+  if (view.ann) {
+    try {
+      await annotations.importText(await unpackText(view.ann));
+    } catch (e) {
+      notice(`the link's annotations could not be read: ${e.message}`);
+    }
+  }
+  let opened_ = false;
+  if (view.src) {
+    const name = decodeURIComponent(view.src.split(/[?#]/)[0].split('/').pop() || 'download');
+    try {
+      const bytes = await fetchSource(view.src, (done, total) => setProgress({ label: `downloading ${name}`, done, total }));
+      setProgress(null);
+      opened(name, await docs.openBytes(name, bytes), { src: view.src });
+      opened_ = true;
+    } catch (e) {
+      setProgress(null);
+      notice(e.message);
+    }
+  }
+  if (!opened_ && !state.docs.length) opened('sample.ply', await docs.openSample('sample.ply'));
+  if (view.tab != null && state.docs[view.tab]) setActive(state.docs[view.tab].handle);
+  const doc = state.docs.find((d) => d.handle === state.active);
+  if (view.sel && doc && view.sel.start < doc.size) select(view.sel.start, Math.min(view.sel.end, doc.size), 'link');
+  if (view.lod != null || view.pass) emit('view', { lod: view.lod, pass: view.pass });
+}
+
+/** Puts the view in the URL fragment and on the clipboard. */
+async function copyLink(annotations) {
+  const doc = state.docs.find((d) => d.handle === state.active);
+  const sel = state.selection?.handle === state.active ? state.selection : null;
+  const list = annotations.store.list;
+  const frag = formatFragment({
+    src: doc?.src,
+    sel: sel && { start: sel.start, end: sel.end },
+    tab: doc ? state.docs.indexOf(doc) : undefined,
+    lod: state.view?.lod,
+    pass: state.view?.pass,
+    ann: list.length ? await packText(annotationFile(list)) : undefined,
+  });
+  lastLink = frag;
+  history.replaceState(null, '', frag);
+  const url = location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    setStatus(doc?.src ? 'link copied' : 'link copied (this file came from your disk: the link carries the selection and annotations, not the file)');
+  } catch {
+    setStatus('the link is in the address bar (the clipboard is not available here)');
+  }
+  return url;
 }
 
 main().catch((e) => {

@@ -10,6 +10,7 @@ pub mod formats;
 pub mod mesh;
 pub mod read;
 pub mod sample;
+pub mod search;
 pub mod span;
 pub mod tree;
 

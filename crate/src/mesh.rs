@@ -53,6 +53,25 @@ pub struct Lod {
     pub sections: Vec<Section>,
     /// Per triangle: casts a shadow (GEM SHDW), empty when not stored.
     pub shadow: Vec<u8>,
+    /// Per triangle: its three neighbouring triangles, `u32::MAX` for none (GEM ADJA),
+    /// empty when not stored.
+    pub adjacency: Vec<u32>,
+    /// A landscape's triangle grid (GEM BAS2 + InfG), when stored.
+    pub grid: Option<Grid>,
+}
+
+/// A landscape triangle grid: the bases that generate its triangles and UVs, and per grid
+/// face its submesh and invalid flag.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Grid {
+    /// Center, axis x, axis y (x, y each) of the triangle generation basis.
+    pub polygon_basis: Vec<f32>,
+    /// Center, axis x, axis y of the UV basis.
+    pub texture_basis: Vec<f32>,
+    pub start: [i32; 2],
+    pub end: [i32; 2],
+    pub face_submesh: Vec<u16>,
+    pub face_invalid: Vec<bool>,
 }
 
 impl Lod {

@@ -122,6 +122,16 @@ pub struct Walk<'d> {
     pub insts: Vec<Inst>,
 }
 
+/// Where the last field or region under a node ends, declared record extents ignored: the
+/// end an undeclared group node gets from the tree.
+fn leaf_end(n: &Node) -> u64 {
+    if n.children.is_empty() || n.region.is_some() {
+        n.end
+    } else {
+        n.children.iter().map(leaf_end).max().unwrap_or(n.end)
+    }
+}
+
 /// How a record kind is named in entries: the file itself is `(file)`.
 pub fn record_name(kind: &str) -> &str {
     if kind.is_empty() { "(file)" } else { kind }
@@ -152,13 +162,15 @@ impl Census {
         // A record starts at its node's start: the extent a decoder declared
         // (`Fields::record`), else where its first field or sub-record starts, the same
         // first byte annotations count from (web/anchor.js). It ends where it was declared
-        // to end, when that is past everything in it, else at the end of its last field.
+        // to end, else at the end of its last field. An undeclared group node ends exactly
+        // where its content does, so a node that ends elsewhere was declared (a MeshSet LOD
+        // record whose sections lie after every LOD record, or a record with a tail).
         let (lo, mut hi) = match extent {
             None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
             Some((start, end)) => {
-                let content = children.iter().map(|c| c.end).max().unwrap_or(start);
+                let content = children.iter().map(leaf_end).max().unwrap_or(start);
                 let own = leaves().map(|c| c.end).max().unwrap_or(start);
-                (start, if end > content { end } else { own })
+                (start, if end != content { end } else { own })
             }
         };
         // An element of an array of records owns the bytes up to the next element when no

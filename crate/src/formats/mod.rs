@@ -73,7 +73,7 @@ pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document
 
 pub fn rewrite(doc: &Document) -> Option<Result<Vec<u8>, Error>> {
     match &doc.details {
-        Details::GemPly(p) => Some(gem_ply::write(p)),
+        Details::GemPly(p) => Some(gem_ply::write_with(p, &doc.bytes)),
         Details::MeshSet(m) => Some(frostbite::write_meshset(m)),
         Details::None => None,
     }

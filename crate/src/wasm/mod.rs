@@ -159,6 +159,8 @@ pub fn mesh(handle: u32, lod: u32) -> Result<JsValue, JsError> {
         set(&o, "weights", &Float32Array::from(&l.weights[..]))?;
         set(&o, "indices", &Uint32Array::from(&l.indices[..]))?;
         set(&o, "shadow", &Uint8Array::from(&l.shadow[..]))?;
+        set(&o, "adjacency", &Uint32Array::from(&l.adjacency[..]))?;
+        set(&o, "grid", &to_js(&l.grid)?)?;
         set(&o, "sections", &to_js(&l.sections)?)?;
         set(&o, "boneNames", &to_js(&l.bone_names)?)?;
         Ok(o.into())
@@ -174,6 +176,32 @@ pub fn close(handle: u32) -> bool {
 #[wasm_bindgen]
 pub fn sample_file() -> Vec<u8> {
     crate::sample::sample_ply()
+}
+
+/// The next offset at or after `from` (or, `backward`, the last before it) where `needle`
+/// occurs, wrapping around once; -1 when it does not occur.
+#[wasm_bindgen]
+pub fn find(handle: u32, needle: &[u8], from: f64, backward: bool) -> Result<f64, JsError> {
+    with_doc(handle, |d| {
+        let from = offset(from) as usize;
+        let hit = if backward {
+            crate::search::find_back(&d.bytes, needle, from)
+        } else {
+            crate::search::find(&d.bytes, needle, from)
+        };
+        Ok(hit.map_or(-1.0, |i| i as f64))
+    })
+}
+
+/// djb2-XOR of the document's bytes `[start, end)`, clamped to the file.
+#[wasm_bindgen]
+pub fn hash_range(handle: u32, start: f64, end: f64) -> Result<u32, JsError> {
+    with_doc(handle, |d| {
+        let len = d.bytes.len();
+        let s = (offset(start) as usize).min(len);
+        let e = (offset(end) as usize).clamp(s, len);
+        Ok(d.bytes.get(s..e).map_or(5381, crate::djb2_xor))
+    })
 }
 
 /// djb2-XOR of bytes, for the value inspector.

@@ -1,8 +1,22 @@
-//! The `gem_ply` object of `inspect --json`.
+//! The `gem_ply` object of `inspect --json`: magic, chunk ids in file order and the counts.
 
 use meshscope::document::Document;
-use serde_json::Value;
+use meshscope::formats::Details;
+use serde_json::{json, Value};
 
-pub fn inspect(_doc: &Document) -> Option<(&'static str, Value)> {
-    None
+pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
+    let Details::GemPly(p) = &doc.details else {
+        return None;
+    };
+    let (vertex_count, vertex_size) = p.vert_header().map(|(c, s, _)| (c, s)).unwrap_or((0, 0));
+    Some((
+        "gem_ply",
+        json!({
+            "magic": p.magic.name(),
+            "chunks": p.chunk_ids(),
+            "vertex_count": vertex_count,
+            "vertex_size": vertex_size,
+            "index_count": p.index_count(),
+        }),
+    ))
 }

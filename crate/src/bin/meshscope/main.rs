@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  meshscope inspect [--json] [--chunk PATH]... FILE...
+  meshscope inspect [--json] [--chunk [lodN=]PATH]... FILE...
   meshscope spans FILE [--from A] [--to B]
   meshscope export FILE --format obj [--lod N] [-o OUT]
   meshscope roundtrip FILE...
@@ -92,11 +92,23 @@ pub fn open_with_companions(path: &str, extra: &[&str]) -> Result<Document, Stri
     let bytes = read(path)?;
     let mut doc = meshscope::open(&file_name(path), bytes);
     let mut companions: Vec<PathBuf> = frostbite::companions(&doc, Path::new(path));
-    companions.extend(extra.iter().map(PathBuf::from));
+    let mut by_hand = Vec::new();
+    for x in extra {
+        match frostbite::by_hand(x) {
+            Some(h) => by_hand.push(h),
+            None => companions.push(PathBuf::from(x)),
+        }
+    }
     for c in companions {
         let p = c.to_string_lossy().into_owned();
         let b = read(&p)?;
         if let Err(e) = doc.attach(&file_name(&p), b) {
+            doc.errors.push(e);
+        }
+    }
+    for (lod, p) in by_hand {
+        let b = read(&p)?;
+        if let Err(e) = frostbite::attach_to(&mut doc, lod, &file_name(&p), b) {
             doc.errors.push(e);
         }
     }

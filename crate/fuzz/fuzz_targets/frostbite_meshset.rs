@@ -1,0 +1,76 @@
+//! MeshSets and chunks: raw bytes decoded as a MeshSet, or a built MeshSet and its chunk with
+//! bytes patched; every LOD gets the chunk by hand, a .resmeta is attached, and the document
+//! is summarised, windowed and written back. Nothing may panic.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use meshscope::document::Document;
+use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
+use meshscope::formats::frostbite::{attach_to, decode_meshset};
+use meshscope::formats::Format;
+use std::sync::OnceLock;
+
+fn base() -> &'static [Built; 2] {
+    static B: OnceLock<[Built; 2]> = OnceLock::new();
+    B.get_or_init(|| {
+        let mut c = cube("F/A", 1.0, [0.0; 3]);
+        c.joints = vec![[0, 1, 0, 0]; c.positions.len()];
+        c.weights = vec![[1.0, 0.0, 0.0, 0.0]; c.positions.len()];
+        c.bones = vec![0, 1];
+        let lods = |inline| vec![
+            BuildLod { sections: vec![c.clone(), grid("F/B", 1, 1.0)], index_32: false, inline },
+            BuildLod { sections: vec![grid("F/C", 1, 1.0)], index_32: true, inline: false },
+        ];
+        [
+            build(&BuildMesh { name: "fuzz/rigid".into(), mesh_type: 0, bone_count: 0, lods: lods(false) }),
+            build(&BuildMesh { name: "fuzz/skinned".into(), mesh_type: 1, bone_count: 2, lods: lods(true) }),
+        ]
+    })
+}
+
+fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
+    let d = decode_meshset("f.res", &res);
+    let mut doc = Document::from_decode("f.res", Format::FrostbiteMeshSet, res, d);
+    for li in 0..doc.mesh.lods.len() {
+        if let Ok(c) = attach_to(&mut doc, li, "c.chunk", chunk.to_vec()) {
+            let _ = c.summary();
+            let _ = c.spans_in(0, 4096);
+        }
+    }
+    let _ = doc.attach("f.res.resmeta", meta.to_vec());
+    let _ = doc.summary();
+    let _ = doc.spans_in(0, 4096);
+    let _ = doc.rewrite();
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else { return };
+    if mode & 1 == 0 {
+        // Raw: the resource, then the chunk after a split point.
+        let split = rest.get(..2).map_or(0, |b| u16::from_le_bytes([b[0], b[1]]) as usize);
+        let rest = rest.get(2..).unwrap_or(&[]);
+        let (r, c) = rest.split_at(split.min(rest.len()));
+        exercise(r.to_vec(), c, &c[..c.len().min(16)]);
+    } else {
+        // Patched: (u16 offset, byte) edits, on the resource or (high bit) the chunk.
+        let b = &base()[(mode as usize >> 1) & 1];
+        let mut res = b.resource.clone();
+        let mut chunk = b.chunks[0].1.clone();
+        let mut len_cut = None;
+        for e in rest.chunks_exact(3) {
+            let off = u16::from_le_bytes([e[0], e[1]]) as usize;
+            if off == 0xffff {
+                len_cut = Some(e[2] as usize * 32);
+                continue;
+            }
+            if off & 0x8000 != 0 {
+                let o = off & 0x7fff;
+                let n = chunk.len().max(1);
+                if let Some(x) = chunk.get_mut(o % n) { *x ^= e[2]; }
+            } else if let Some(x) = { let n = res.len().max(1); res.get_mut(off % n) } {
+                *x ^= e[2];
+            }
+        }
+        if let Some(n) = len_cut { chunk.truncate(n); }
+        exercise(res, &chunk, &b.resmeta);
+    }
+});

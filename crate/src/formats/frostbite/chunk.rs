@@ -1,0 +1,352 @@
+//! A LOD's geometry, from its chunk or from the resource's trailing data: each section's stored
+//! streams back to back from its vertex offset (`stride * vertex_count` each), the index buffer
+//! at the LOD's vertex buffer byte count, indices counted from the section's start index.
+
+use super::declaration::usage;
+use super::element_format;
+use super::lod::{Lod, PASSES};
+use super::measures::{measure, Measured};
+use super::tangent;
+use crate::error::{Error, Result};
+use crate::mesh::{self, Source};
+use crate::read::Reader;
+use crate::span::{Confidence, Elem, Fields, Region};
+
+/// Which vertex arrays the LOD fills: any section's stored declaration naming the usage.
+#[derive(Default, Clone, Copy)]
+struct Want {
+    normals: bool,
+    tangents: bool,
+    colors: bool,
+    joints: bool,
+    weights: bool,
+    uv_sets: usize,
+}
+
+fn want(l: &Lod) -> Want {
+    let has = |u: &[u8]| l.sections.iter().any(|s| s.stored.used().iter().any(|e| u.contains(&e.usage)));
+    Want {
+        normals: has(&[6, 52]),
+        tangents: has(&[7, 52]),
+        colors: has(&[30]),
+        joints: has(&[2]),
+        weights: has(&[4]),
+        uv_sets: (0..8u8).rev().find(|&u| has(&[33 + u])).map_or(0, |u| u as usize + 1),
+    }
+}
+
+fn show_u16(b: &[u8]) -> String {
+    match b { [a, c] => u16::from_le_bytes([*a, *c]).to_string(), _ => String::new() }
+}
+fn show_u32(b: &[u8]) -> String {
+    match b { [a, c, d, e] => u32::from_le_bytes([*a, *c, *d, *e]).to_string(), _ => String::new() }
+}
+
+/// The mesh LOD with no geometry yet: sections from the records alone.
+pub fn skeleton(l: &Lod, li: usize) -> mesh::Lod {
+    let mut out = mesh::Lod { name: l.name.clone(), ..Default::default() };
+    let mut istart = 0u32;
+    let mut vstart = 0u32;
+    for (k, s) in l.sections.iter().enumerate() {
+        let ic = s.primitive_count.saturating_mul(3);
+        out.sections.push(mesh::Section {
+            name: s.material.clone(),
+            index_start: istart,
+            index_count: ic,
+            vertex_start: vstart,
+            vertex_count: s.vertex_count,
+            passes: passes_of(l, k),
+            // The section's bone list holds bone indices; their names are not in the MeshSet.
+            bones: s.bones.iter().map(|b| format!("bone {b}")).collect(),
+            ..Default::default()
+        });
+        istart = istart.saturating_add(ic);
+        vstart = vstart.saturating_add(s.vertex_count);
+    }
+    let _ = li;
+    out
+}
+
+/// The passes whose lists hold section `k`.
+pub fn passes_of(l: &Lod, k: usize) -> Vec<String> {
+    (0..5).filter(|&p| l.lists[p].iter().any(|&x| x as usize == k)).map(|p| PASSES[p].to_string()).collect()
+}
+
+/// Decodes LOD `li`'s geometry from `data`, whose byte 0 is the vertex buffer's start.
+/// Spans go under `prefix` (`lod[i]` in a chunk, `trailing.lod[i]` inline). Errors of one
+/// section are pushed and the section left without geometry; the others still decode.
+pub fn decode_lod(
+    f: &mut Fields,
+    errors: &mut Vec<Error>,
+    l: &Lod,
+    li: usize,
+    data: &Reader,
+    prefix: &str,
+    file: u32,
+) -> (mesh::Lod, Vec<Measured>) {
+    let mut out = skeleton(l, li);
+    let w = want(l);
+    // Room for every vertex up front (bounded by the bytes there are), so the arrays do not
+    // grow by copying.
+    let total: usize = l.sections.iter().map(|s| s.vertex_count as usize).sum::<usize>().min(data.len() / 4);
+    let tris: usize = l.sections.iter().map(|s| s.primitive_count as usize * 3).sum::<usize>().min(data.len() / 2);
+    out.positions.reserve(total * 3);
+    out.indices.reserve(tris);
+    if w.normals { out.normals.reserve(total * 3); }
+    if w.tangents { out.tangents.reserve(total * 4); }
+    out.uvs = (0..w.uv_sets).map(|_| Vec::with_capacity(total * 2)).collect();
+    let table = tangent::AngleTable::default();
+    let mut ranges: Vec<(u64, u64, String)> = Vec::new();
+    let mut measured = Vec::with_capacity(l.sections.len());
+    for k in 0..l.sections.len() {
+        let path = format!("{prefix}.section[{k}]");
+        let v0 = out.positions.len() / 3;
+        let i0 = out.indices.len();
+        let regions = f.regions.len();
+        let r = section(f, l, k, data, &path, &mut ranges, &mut out, &w, &table);
+        let (n, local) = match r {
+            Ok(x) => x,
+            Err(e) => {
+                // The section keeps no geometry; the arrays go back to where it started.
+                errors.push(e);
+                f.regions.truncate(regions);
+                truncate(&mut out, v0, &w);
+                (0, Vec::new())
+            }
+        };
+        let uv = |u: usize| out.uvs.get(u).and_then(|a| a.get(v0 * 2..)).filter(|a| !a.is_empty());
+        let pos = out.positions.get(v0 * 3..).unwrap_or(&[]);
+        let st = &l.sections[k].stored;
+        let uvs = [uv(0).filter(|_| st.has_usage(33)), uv(1).filter(|_| st.has_usage(34))];
+        measured.push(measure(pos, uvs, &local));
+        out.indices.extend(local.iter().map(|&i| i + v0 as u32));
+        let s = &l.sections[k];
+        let sec = &mut out.sections[k];
+        sec.index_start = i0 as u32;
+        sec.index_count = local.len() as u32;
+        sec.vertex_start = v0 as u32;
+        sec.vertex_count = n as u32;
+        sec.vertex_source = Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
+        if let Some(isz) = l.index_size() {
+            sec.index_source = Some(Source {
+                file,
+                offset: data.base() + l.vertex_bytes as u64 + s.start_index as u64 * isz as u64,
+                stride: isz as u64,
+            });
+        }
+    }
+    // Streams of different sections must not share bytes.
+    ranges.sort();
+    for w in ranges.windows(2) {
+        if w[1].0 < w[0].1 {
+            errors.push(Error::bad_value(w[1].0, w[1].2.clone(), format!("overlaps {} (ends at 0x{:x})", w[0].2, w[0].1)));
+        }
+    }
+    (out, measured)
+}
+
+fn truncate(out: &mut mesh::Lod, v0: usize, w: &Want) {
+    out.positions.truncate(v0 * 3);
+    out.normals.truncate(if w.normals { v0 * 3 } else { 0 });
+    out.tangents.truncate(if w.tangents { v0 * 4 } else { 0 });
+    out.colors.truncate(if w.colors { v0 * 4 } else { 0 });
+    out.joints.truncate(if w.joints { v0 * 4 } else { 0 });
+    out.weights.truncate(if w.weights { v0 * 4 } else { 0 });
+    for u in out.uvs.iter_mut() {
+        u.truncate(v0 * 2);
+    }
+}
+
+/// Calls `f` with each vertex's bytes of one element.
+#[inline]
+fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, mut f: F) {
+    for v in bytes.chunks_exact(stride) {
+        if let Some(b) = v.get(off..off + size) {
+            f(b);
+        }
+    }
+}
+
+/// Appends `want` components of every vertex's element to `dst` (missing ones as `fill`).
+#[allow(clippy::too_many_arguments)]
+fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
+    if format == 0x03 && want == 3 {
+        // Float3, the common position format: a straight copy.
+        each(bytes, stride, off, size, |b| {
+            for c in b.chunks_exact(4) {
+                dst.push(f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            }
+        });
+        return;
+    }
+    let mut tmp = [0f32; 4];
+    each(bytes, stride, off, size, |b| {
+        tmp = [0.0, 0.0, 0.0, fill];
+        element_format::decode(format, b, &mut tmp);
+        dst.extend_from_slice(&tmp[..want]);
+    });
+}
+
+#[allow(clippy::too_many_arguments)]
+fn section(
+    f: &mut Fields,
+    l: &Lod,
+    k: usize,
+    data: &Reader,
+    path: &str,
+    ranges: &mut Vec<(u64, u64, String)>,
+    out: &mut mesh::Lod,
+    w: &Want,
+    table: &tangent::AngleTable,
+) -> Result<(usize, Vec<u32>)> {
+    let s = &l.sections[k];
+    let d = &s.stored;
+    let n = s.vertex_count as usize;
+    // Each stream: its bytes and the elements it holds.
+    let mut start = s.vertex_offset as usize;
+    let streams = (d.stream_count as usize).min(16);
+    // Vertices with no bytes at all would size the arrays from the count alone.
+    if n > 0 && (0..streams).all(|st| d.stride(st) == 0) {
+        return Err(Error::bad_value(data.base() + start as u64, format!("{path}.vertex_count"),
+            format!("{n} vertices but the stored declaration has no stream with a stride")));
+    }
+    let mut windows = Vec::with_capacity(streams);
+    for st in 0..streams {
+        let stride = d.stride(st) as usize;
+        let sp = format!("{path}.stream[{st}]");
+        let elems: Vec<_> = d.used().iter().filter(|e| e.stream as usize == st).collect();
+        if stride == 0 {
+            if !elems.is_empty() && n > 0 {
+                return Err(Error::bad_value(data.base() + start as u64, sp, "elements on a stream of stride 0"));
+            }
+            windows.push(None);
+            continue;
+        }
+        let len = stride.checked_mul(n).ok_or_else(|| Error::limit(data.base(), format!("{path}.vertex_count"), "stream size overflows"))?;
+        let win = data.window(start, len).map_err(|e| Error::new(e.offset, sp.clone(), e.kind))?;
+        ranges.push((win.base(), win.base() + len as u64, sp.clone()));
+        let mut region = Region { start: win.base(), stride: stride as u64, count: n as u64, path: sp.clone(), elems: Vec::new() };
+        for e in &elems {
+            let Some((fname, size, _)) = element_format::info(e.format) else { continue };
+            if e.offset as usize + size as usize > stride {
+                return Err(Error::bad_value(win.base(), format!("{sp}.{}", usage(e.usage).0),
+                    format!("element at offset {} of {size} bytes passes the stream stride {stride}", e.offset)));
+            }
+            let (uname, conf) = usage(e.usage);
+            region.elems.push(Elem {
+                offset: e.offset as u64,
+                len: size as u64,
+                name: uname,
+                ty: fname.to_string(),
+                confidence: conf,
+                note: "Stored streams occupy consecutive stride * vertex_count ranges from a section's vertex offset.".into(),
+                format: element_format::shower(e.format),
+            });
+        }
+        region.elems.sort_by_key(|e| e.offset);
+        f.add_region(region);
+        windows.push(Some(win));
+        start += len;
+    }
+    // Each array takes the first element of its usage; arrays the section lacks are filled.
+    let find = |u: &[u8]| {
+        d.used().iter().find_map(|e| {
+            let Some(Some(win)) = windows.get(e.stream as usize) else { return None };
+            let (_, size, _) = element_format::info(e.format)?;
+            u.contains(&e.usage).then(|| (win.data(), d.stride(e.stream as usize) as usize, e.offset as usize, size as usize, e.format, e.usage))
+        })
+    };
+    let fill = |dst: &mut Vec<f32>, comps: usize, v: f32| dst.resize(dst.len() + n * comps, v);
+    match find(&[1]) {
+        Some((b, st, off, sz, fmt, _)) => take(&mut out.positions, b, st, off, sz, fmt, 3, 1.0),
+        None => fill(&mut out.positions, 3, 0.0),
+    }
+    let packed = find(&[52]).filter(|x| x.3 == 4);
+    if let Some((b, st, off, sz, _, _)) = packed {
+        // Packed tangent space gives the normal and the tangent with its sign in w.
+        each(b, st, off, sz, |x| {
+            let fr = tangent::decode_table([x[0], x[1], x[2], x[3]], table);
+            let (nv, tv, sg) = fr.map_or(([0.0; 3], [0.0; 3], 1.0), |f| (f.normal, f.tangent, f.sign));
+            if w.normals { out.normals.extend_from_slice(&nv); }
+            if w.tangents { out.tangents.extend_from_slice(&[tv[0], tv[1], tv[2], sg]); }
+        });
+    } else {
+        if w.normals {
+            match find(&[6]) {
+                Some((b, st, off, sz, fmt, _)) => take(&mut out.normals, b, st, off, sz, fmt, 3, 0.0),
+                None => fill(&mut out.normals, 3, 0.0),
+            }
+        }
+        if w.tangents {
+            match find(&[7]) {
+                Some((b, st, off, sz, fmt, _)) => take(&mut out.tangents, b, st, off, sz, fmt, 4, 1.0),
+                None => fill(&mut out.tangents, 4, 0.0),
+            }
+        }
+    }
+    if w.colors {
+        match find(&[30]) {
+            Some((b, st, off, sz, fmt, _)) => take(&mut out.colors, b, st, off, sz, fmt, 4, 1.0),
+            None => fill(&mut out.colors, 4, 1.0),
+        }
+    }
+    if w.weights {
+        match find(&[4]) {
+            Some((b, st, off, sz, fmt, _)) => take(&mut out.weights, b, st, off, sz, fmt, 4, 0.0),
+            None => fill(&mut out.weights, 4, 0.0),
+        }
+    }
+    if w.joints {
+        let mut tmp = Vec::with_capacity(n * 4);
+        match find(&[2]) {
+            Some((b, st, off, sz, fmt, _)) => take(&mut tmp, b, st, off, sz, fmt, 4, 0.0),
+            None => fill(&mut tmp, 4, 0.0),
+        }
+        out.joints.extend(tmp.iter().map(|&v| v as u16));
+    }
+    for u in 0..w.uv_sets {
+        let dst = &mut out.uvs[u];
+        match find(&[33 + u as u8]) {
+            Some((b, st, off, sz, fmt, _)) => take(dst, b, st, off, sz, fmt, 2, 0.0),
+            None => dst.resize(dst.len() + n * 2, 0.0),
+        }
+    }
+    // Indices.
+    let Some(isz) = l.index_size() else {
+        return Err(Error::unsupported(0, format!("{path}.indices"), format!("index format 0x{:x} is neither 0x21 nor 0x2e", l.index_format)));
+    };
+    let count = (s.primitive_count as usize).checked_mul(3).ok_or_else(|| Error::limit(0, format!("{path}.primitive_count"), "overflows"))?;
+    let at = (l.vertex_bytes as usize).saturating_add((s.start_index as usize).saturating_mul(isz as usize));
+    let ip = format!("{path}.indices");
+    let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;
+    let w = data.window(at, len).map_err(|e| Error::new(e.offset, ip.clone(), e.kind))?;
+    let b = w.data();
+    let indices: Vec<u32> = if isz == 2 {
+        b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
+    } else {
+        b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    };
+    let max = indices.iter().copied().max().unwrap_or(0);
+    if !indices.is_empty() && max as usize >= n {
+        let j = indices.iter().position(|&i| i as usize >= n).unwrap_or(0);
+        let idx = indices.get(j).copied().unwrap_or(0);
+        return Err(Error::bad_value(w.base() + (j * isz as usize) as u64, format!("{ip}[{j}]"),
+            format!("index {idx} names no vertex of the section's {n}")));
+    }
+    f.add_region(Region {
+        start: w.base(),
+        stride: isz as u64,
+        count: count as u64,
+        path: ip,
+        elems: vec![Elem {
+            offset: 0,
+            len: isz as u64,
+            name: String::new(),
+            ty: if isz == 2 { "u16".into() } else { "u32".into() },
+            confidence: Confidence::Proven,
+            note: "In the geometry chunk the index data starts at the vertex buffer byte count; indices are relative to their section.".into(),
+            format: if isz == 2 { show_u16 } else { show_u32 },
+        }],
+    });
+    Ok((n, indices))
+}

@@ -1,0 +1,143 @@
+//! Vertex declarations (description: the 100-byte declaration table) and element usages.
+
+use super::element_format;
+use crate::error::Result;
+use crate::read::Reader;
+use crate::span::{Confidence, Fields};
+
+/// Bytes of one declaration.
+pub const SIZE: usize = 100;
+
+/// One element slot: four bytes in usage/format/offset/stream order (Proven).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Element {
+    pub usage: u8,
+    pub format: u8,
+    pub offset: u8,
+    pub stream: u8,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Declaration {
+    /// 0x0: all sixteen element slots, used or not, so the writer gives them back.
+    pub elements: [Element; 16],
+    /// 0x40: stream descriptors; byte 0 is the stride (Proven), byte 1 not established.
+    pub streams: [[u8; 2]; 16],
+    /// 0x60: element count (Proven).
+    pub element_count: u8,
+    /// 0x61: stream count (Proven).
+    pub stream_count: u8,
+    /// 0x62: two unknown bytes (Unknown).
+    pub unknown: [u8; 2],
+}
+
+impl Declaration {
+    /// The used elements (at most sixteen whatever the count says).
+    pub fn used(&self) -> &[Element] {
+        &self.elements[..(self.element_count as usize).min(16)]
+    }
+
+    pub fn stride(&self, stream: usize) -> u32 {
+        self.streams.get(stream).map_or(0, |s| s[0] as u32)
+    }
+
+    pub fn has_usage(&self, usage: u8) -> bool {
+        self.used().iter().any(|e| e.usage == usage)
+    }
+}
+
+/// Name of a usage and whether the description's usage table lists it (its confidence).
+/// 51, 52 and the description's rows are skate.'s; the rest follow Frostbite's
+/// VertexElementUsage list as published for Battlefield 3 (Venice Unleashed docs), so they
+/// are Inferred for skate.
+pub fn usage(u: u8) -> (String, Confidence) {
+    let observed = |s: &str| (s.to_string(), Confidence::Observed);
+    let inferred = |s: &str| (s.to_string(), Confidence::Inferred);
+    match u {
+        1 => observed("position"),
+        2 => observed("bone_indices"),
+        3 => inferred("bone_indices2"),
+        4 => observed("bone_weights"),
+        5 => inferred("bone_weights2"),
+        6 => inferred("normal"),
+        7 => inferred("tangent"),
+        8 => inferred("binormal"),
+        9 => inferred("binormal_sign"),
+        10..=12 => inferred(&format!("world_trans{}", u - 9)),
+        13 => inferred("instance_id"),
+        14 | 15 => inferred(&format!("instance_user_data{}", u - 14)),
+        16 => inferred("xenon_index"),
+        17 => inferred("xenon_barycentric"),
+        18 => inferred("xenon_quad_id"),
+        19 => inferred("index"),
+        20 => inferred("view_index"),
+        30 | 31 => observed(&format!("color{}", u - 30)),
+        33 | 34 => observed(&format!("texcoord{}", u - 33)),
+        35..=40 => inferred(&format!("texcoord{}", u - 33)),
+        41 => inferred("radiosity_texcoord"),
+        42 => inferred("vis_info"),
+        43 => inferred("sprite_size"),
+        44..=47 => inferred(&format!("packed_texcoord{}", u - 44)),
+        48 | 49 => inferred(&format!("clip_distance{}", u - 48)),
+        51 => observed("sub_material_selector"),
+        52 => observed("packed_tangent_space"),
+        60 => inferred("branch_info"),
+        61 => inferred("pos_and_scale"),
+        62 => inferred("rotation"),
+        63 => inferred("sprite_size_and_uv"),
+        _ => (format!("unknown_usage_{u}"), Confidence::Unknown),
+    }
+}
+
+/// Reads a declaration at the cursor, recording its fields under `path`.
+pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
+    let mut d = Declaration::default();
+    let start = r.offset();
+    f.record(path, start, SIZE as u64);
+    // The counts come after the slots; peek them so unused slots are not named as elements.
+    let count = r.window(r.position() + 0x60, 2).ok().and_then(|mut w| w.u8().ok()).unwrap_or(16);
+    for i in 0..16 {
+        let p = format!("{path}.element[{i}]");
+        let at = r.offset();
+        let b: [u8; 4] = r.array().map_err(|e| e.at_path(&p))?;
+        d.elements[i] = Element { usage: b[0], format: b[1], offset: b[2], stream: b[3] };
+        if i < count as usize {
+            let (uname, uconf) = usage(b[0]);
+            let fname = element_format::info(b[1]).map_or("unknown format", |x| x.0);
+            let note = "Each element is four bytes in usage/format/offset/stream order.";
+            f.add(at, 1, format!("{p}.usage"), "u8", format!("{} ({uname})", b[0]), uconf, note);
+            f.add(at + 1, 1, format!("{p}.format"), "u8", format!("0x{:02x} ({fname})", b[1]), Confidence::Proven, note);
+            f.add(at + 2, 1, format!("{p}.offset"), "u8", b[2].to_string(), Confidence::Proven, note);
+            f.add(at + 3, 1, format!("{p}.stream"), "u8", b[3].to_string(), Confidence::Proven, note);
+        }
+    }
+    for i in 0..16 {
+        let p = format!("{path}.stream[{i}]");
+        let at = r.offset();
+        let b: [u8; 2] = r.array().map_err(|e| e.at_path(&p))?;
+        d.streams[i] = b;
+        f.add(at, 1, format!("{p}.stride"), "u8", b[0].to_string(), Confidence::Proven,
+              "First byte of each pair is stride throughout the MeshSet census.");
+        f.add(at + 1, 1, format!("{p}.unknown"), "u8", b[1].to_string(), Confidence::Unknown,
+              "Second byte's meaning is not established here.");
+    }
+    d.element_count = f.read(r, &format!("{path}.element_count"), Confidence::Proven, "")?;
+    d.stream_count = f.read(r, &format!("{path}.stream_count"), Confidence::Proven, "")?;
+    d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
+    f.add(r.offset() - 2, 2, format!("{path}.unknown"), "u8[2]", crate::field::show_hex(&d.unknown), Confidence::Unknown, "");
+    debug_assert_eq!(r.offset() - start, SIZE as u64);
+    Ok(d)
+}
+
+/// Writes a declaration's 100 bytes.
+pub fn write(d: &Declaration, out: &mut [u8; SIZE]) {
+    for (i, e) in d.elements.iter().enumerate() {
+        out[i * 4..i * 4 + 4].copy_from_slice(&[e.usage, e.format, e.offset, e.stream]);
+    }
+    for (i, s) in d.streams.iter().enumerate() {
+        out[0x40 + i * 2..0x42 + i * 2].copy_from_slice(s);
+    }
+    out[0x60] = d.element_count;
+    out[0x61] = d.stream_count;
+    out[0x62..0x64].copy_from_slice(&d.unknown);
+}

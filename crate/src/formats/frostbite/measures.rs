@@ -1,0 +1,156 @@
+//! Values measured from decoded geometry, to compare with the stored ones: bounds, surface
+//! area (+0x14C) and UV texel density (+0x58/+0x5C), as the description defines them.
+
+use serde::Serialize;
+
+/// One section's measured values.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Measured {
+    pub bounds: Option<([f32; 3], [f32; 3])>,
+    pub area: f64,
+    /// UV0 and UV1 density; `None` when the section has no such UV set.
+    pub uv_density: [Option<f64>; 2],
+}
+
+fn tri_area(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let x = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+    0.5 * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt()
+}
+
+fn p3(p: &[f32], i: u32) -> Option<[f64; 3]> {
+    let i = i as usize * 3;
+    Some([*p.get(i)? as f64, *p.get(i + 1)? as f64, *p.get(i + 2)? as f64])
+}
+
+fn uv_area(uv: &[f32], t: &[u32]) -> Option<f64> {
+    let g = |i: u32| -> Option<(f64, f64)> {
+        let i = i as usize * 2;
+        Some((*uv.get(i)? as f64, *uv.get(i + 1)? as f64))
+    };
+    let (a, b, c) = (g(t[0])?, g(t[1])?, g(t[2])?);
+    Some(0.5 * ((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)).abs())
+}
+
+/// Total area of the triangles `indices` (local) make over `positions` (x, y, z flat).
+pub fn area(positions: &[f32], indices: &[u32]) -> f64 {
+    indices
+        .chunks_exact(3)
+        .filter_map(|t| Some(tri_area(p3(positions, t[0])?, p3(positions, t[1])?, p3(positions, t[2])?)))
+        .sum()
+}
+
+/// The median over triangles with area of sqrt(UV area / area); 1.0 when none has area.
+/// An even count takes the mean of the two middle values.
+pub fn uv_density(positions: &[f32], uv: &[f32], indices: &[u32]) -> f64 {
+    let v: Vec<f64> = indices
+        .chunks_exact(3)
+        .filter_map(|t| {
+            let a = tri_area(p3(positions, t[0])?, p3(positions, t[1])?, p3(positions, t[2])?);
+            if a > 0.0 { Some(uv_area(uv, t)? / a) } else { None }
+        })
+        .collect();
+    median_sqrt(v)
+}
+
+/// The median of sqrt(v) (mean of the two middle values for an even count); 1.0 when empty.
+/// The square root is monotone, so it is taken of the middle values only.
+fn median_sqrt(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 1.0;
+    }
+    // Selection, not a sort: linear in the triangle count.
+    let n = v.len();
+    let (below, mid, _) = v.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
+    let mid = mid.sqrt();
+    if n % 2 == 1 { mid } else { (below.iter().copied().fold(f64::NEG_INFINITY, f64::max).sqrt() + mid) / 2.0 }
+}
+
+/// Bounds, area and both densities in one pass over the triangles. Per triangle the arithmetic
+/// is f32 (its rounding is far below the checks' 1 %); the sums are f64.
+pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> Measured {
+    let tris = indices.len() / 3;
+    let cap = |u: Option<&[f32]>| if u.is_some() { tris } else { 0 };
+    let mut dens: [Vec<f64>; 2] = [Vec::with_capacity(cap(uvs[0])), Vec::with_capacity(cap(uvs[1]))];
+    let mut total = 0.0f64;
+    let p = |i: u32| -> Option<[f32; 3]> {
+        let i = i as usize * 3;
+        let s = positions.get(i..i + 3)?;
+        Some([s[0], s[1], s[2]])
+    };
+    let q = |uv: &[f32], i: u32| -> Option<[f32; 2]> {
+        let i = i as usize * 2;
+        let s = uv.get(i..i + 2)?;
+        Some([s[0], s[1]])
+    };
+    for t in indices.chunks_exact(3) {
+        let (Some(a), Some(b), Some(c)) = (p(t[0]), p(t[1]), p(t[2])) else { continue };
+        let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+        let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+        let x = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+        let area2 = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt(); // twice the area
+        total += area2 as f64 * 0.5;
+        if area2 > 0.0 {
+            for k in 0..2 {
+                let Some(uv) = uvs[k] else { continue };
+                let (Some(ta), Some(tb), Some(tc)) = (q(uv, t[0]), q(uv, t[1]), q(uv, t[2])) else { continue };
+                let uv2 = ((tb[0] - ta[0]) * (tc[1] - ta[1]) - (tc[0] - ta[0]) * (tb[1] - ta[1])).abs();
+                dens[k].push((uv2 / area2) as f64);
+            }
+        }
+    }
+    let [d0, d1] = dens;
+    Measured {
+        bounds: crate::mesh::bounds_of(positions),
+        area: total,
+        uv_density: [uvs[0].map(|_| median_sqrt(d0)), uvs[1].map(|_| median_sqrt(d1))],
+    }
+}
+
+/// stored / measured, with 0/0 as 1.
+pub fn ratio(stored: f64, measured: f64) -> f64 {
+    if measured == 0.0 {
+        if stored == 0.0 { 1.0 } else { f64::INFINITY }
+    } else {
+        stored / measured
+    }
+}
+
+/// Tolerance of the area and density checks: stored/measured within 1 % (the description's
+/// stock sections sit within 0.996-1.003 for area and 0.996-1.001 for density, quartiles).
+pub const RATIO_TOLERANCE: f64 = 0.01;
+/// Bounds: each coordinate within 1e-3 m plus 1e-4 of its size.
+pub fn bounds_close(stored: [f32; 3], measured: [f32; 3]) -> bool {
+    (0..3).all(|k| (stored[k] - measured[k]).abs() <= 1e-3 + 1e-4 * measured[k].abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_two_by_three_rectangle() {
+        // Two triangles covering a 2 x 3 rectangle: area 6; UVs cover the unit square, so
+        // every triangle has UV area 1/2 over area 3: density sqrt(1/6).
+        let p = [0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 2.0, 3.0, 0.0, 0.0, 3.0, 0.0];
+        let uv = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+        let i = [0, 1, 2, 0, 2, 3];
+        assert!((area(&p, &i) - 6.0).abs() < 1e-12);
+        assert!((uv_density(&p, &uv, &i) - (1.0f64 / 6.0).sqrt()).abs() < 1e-12);
+        // Degenerate triangles have no area: density 1.0.
+        assert_eq!(uv_density(&p, &uv, &[0, 0, 1]), 1.0);
+        // Even counts take the mean of the two middle values: densities 1 and 2 -> 1.5.
+        let p2 = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        let uv2 = [0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 2.0];
+        // Second triangle reuses positions 0..2 but indexes UVs 3..5: give it its own vertices.
+        let p3 = [&p2[..], &p2[..]].concat();
+        assert_eq!(uv_density(&p3, &uv2, &[0, 1, 2, 3, 4, 5]), 1.5);
+        // The one-pass measure agrees with the separate functions.
+        let m = measure(&p, [Some(&uv), None], &i);
+        assert!((m.area - area(&p, &i)).abs() < 1e-5);
+        assert!((m.uv_density[0].unwrap() - uv_density(&p, &uv, &i)).abs() < 1e-6);
+        assert_eq!(m.uv_density[1], None);
+        assert_eq!(m.bounds, Some(([0.0, 0.0, 0.0], [2.0, 3.0, 0.0])));
+    }
+}

@@ -1,0 +1,210 @@
+//! Encodes a `Ply` back to bytes, chunk by chunk in its order: the inverse of the readers.
+
+use super::{Chunk, Element, MeshChunk, Ply};
+use crate::error::{Error, Result};
+
+struct W(Vec<u8>);
+
+impl W {
+    fn b(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u16(&mut self, v: u16) {
+        self.b(&v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.b(&v.to_le_bytes());
+    }
+    fn i32(&mut self, v: i32) {
+        self.b(&v.to_le_bytes());
+    }
+    fn f32s(&mut self, v: &[f32]) {
+        for x in v {
+            self.b(&x.to_le_bytes());
+        }
+    }
+    fn name(&mut self, n: &[u8], what: &str) -> Result<()> {
+        let len = u8::try_from(n.len()).map_err(|_| {
+            Error::limit(self.0.len() as u64, what, "a name holds at most 255 bytes")
+        })?;
+        self.u8(len);
+        self.b(n);
+        Ok(())
+    }
+    fn count(&mut self, n: usize, what: &str) -> Result<()> {
+        let v = i32::try_from(n)
+            .map_err(|_| Error::limit(self.0.len() as u64, what, "count does not fit an int32"))?;
+        self.i32(v);
+        Ok(())
+    }
+    fn bone_map(&mut self, m: &[u8], what: &str) -> Result<()> {
+        let n = u8::try_from(m.len()).map_err(|_| {
+            Error::limit(
+                self.0.len() as u64,
+                what,
+                "a bone map holds at most 255 entries",
+            )
+        })?;
+        self.u8(n);
+        self.b(m);
+        Ok(())
+    }
+    fn lists(&mut self, elements: &[Element], tags: &[(u8, u32)]) {
+        for e in elements {
+            self.b(&[e.type_usage, e.usage_index, e.stream]);
+        }
+        self.u8(0xff);
+        for (i, id) in tags {
+            self.u8(*i);
+            self.u32(*id);
+        }
+        self.u8(0xff);
+    }
+}
+
+fn mesh(w: &mut W, m: &MeshChunk) -> Result<()> {
+    w.u32(m.fvf);
+    w.i32(m.face_start);
+    w.i32(m.face_count);
+    w.u32(m.flags);
+    if let Some(s) = m.specular {
+        w.b(&s);
+    }
+    if let Some(n) = &m.material {
+        w.name(n, "MESH.material_name")?;
+    }
+    for t in &m.textures {
+        w.name(t, "MESH.texture")?;
+    }
+    if let Some(b) = &m.bone_map {
+        w.bone_map(b, "MESH.bone_map")?;
+    }
+    Ok(())
+}
+
+/// Writes a `Ply` whose buffers are all its own (built ones).
+pub fn write(ply: &Ply) -> Result<Vec<u8>> {
+    write_with(ply, &[])
+}
+
+/// Writes a `Ply`; buffers that are ranges of the decoded file are read from `file`.
+pub fn write_with(ply: &Ply, file: &[u8]) -> Result<Vec<u8>> {
+    let mut w = W(Vec::with_capacity(file.len()));
+    fn buf<'a>(b: &'a super::Buf, file: &'a [u8], at: usize, what: &str) -> Result<&'a [u8]> {
+        b.get(file).ok_or_else(|| {
+            Error::bad_value(
+                at as u64,
+                what,
+                "the buffer is a range of a file that was not given",
+            )
+        })
+    }
+    w.b(ply.magic.fourcc());
+    for c in &ply.chunks {
+        w.b(c.id().as_bytes());
+        match c {
+            Chunk::Indices { wide, data } => {
+                let n = data.len() / if *wide { 4 } else { 2 };
+                w.count(n, "index_count")?;
+                let d = buf(data, file, w.0.len(), "indices")?;
+                w.b(d);
+            }
+            Chunk::Vert {
+                count,
+                size,
+                flags,
+                data,
+            } => {
+                if *count as u64 * *size as u64 != data.len() as u64 {
+                    return Err(Error::bad_value(
+                        w.0.len() as u64,
+                        "VERT.vertices",
+                        "data is not count x size bytes",
+                    ));
+                }
+                w.u32(*count);
+                w.u16(*size);
+                w.u16(*flags);
+                let d = buf(data, file, w.0.len(), "VERT.vertices")?;
+                w.b(d);
+            }
+            Chunk::Bas2 { polygons, texture } => {
+                for v in polygons.iter().chain(texture) {
+                    w.f32s(v);
+                }
+            }
+            Chunk::InfG { start, end, faces } => {
+                w.i32(start[0]);
+                w.i32(start[1]);
+                w.i32(end[0]);
+                w.i32(end[1]);
+                w.u32(u32::try_from(faces.len()).unwrap_or(u32::MAX));
+                for f in faces {
+                    w.u16(*f);
+                }
+            }
+            Chunk::Bnds { min, max } => {
+                w.f32s(min);
+                w.f32s(max);
+            }
+            Chunk::Adja(a) => {
+                w.count(a.len(), "ADJA.face_count")?;
+                for n in a.iter().flatten() {
+                    w.u16(*n);
+                }
+            }
+            Chunk::Shdw(s) => {
+                w.count(s.len(), "SHDW.face_count")?;
+                w.b(s);
+            }
+            Chunk::Mror => {}
+            Chunk::Mark(m) => {
+                w.u32(u32::try_from(m.len()).unwrap_or(u32::MAX));
+                w.b(m);
+            }
+            Chunk::Skin(names) => {
+                w.u32(u32::try_from(names.len()).unwrap_or(u32::MAX));
+                for n in names {
+                    w.name(n, "SKIN.bone_names")?;
+                }
+            }
+            Chunk::Mesh(m) => mesh(&mut w, m)?,
+            Chunk::Sbm1(s) => {
+                w.lists(&s.elements, &s.tags);
+                w.i32(s.face_start);
+                w.i32(s.face_count);
+                w.u32(s.flags);
+                w.name(&s.material, "SBM1.material_name")?;
+            }
+            Chunk::Subm(s) => {
+                for v in [
+                    s.vertex_format,
+                    s.face_start,
+                    s.face_count,
+                    s.vertex_start,
+                    s.vertex_count,
+                    s.flags,
+                ] {
+                    w.u16(v);
+                }
+                if let Some(b) = &s.bone_map {
+                    w.bone_map(b, "SUBM.bone_map")?;
+                }
+                w.name(&s.material, "SUBM.material_name")?;
+            }
+            Chunk::SubmAs2(s) => {
+                w.lists(&s.elements, &s.tags);
+                w.u32(s.face_start);
+                w.u32(s.face_count);
+                w.u32(s.unknown[0]);
+                w.u32(s.unknown[1]);
+                w.u32(s.flags);
+                w.name(&s.material, "SUBM.material_name")?;
+            }
+        }
+    }
+    Ok(w.0)
+}

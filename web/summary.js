@@ -1,0 +1,85 @@
+// The summary: format, size, facts (counts and names), coverage by confidence in percent
+// of bytes, the checks the decoder ran (stored against measured, pass or fail), the LODs
+// and the errors. Links jump to the bytes they name.
+import { on, select } from './state.js';
+
+const LEVELS = ['proven', 'observed', 'inferred', 'unknown', 'uncovered'];
+
+export class SummaryView {
+  constructor(el) {
+    this.el = el;
+    on('active', (doc) => this.render(doc));
+  }
+
+  render(doc) {
+    if (!doc) { this.el.replaceChildren(); return; }
+    const s = doc.summary;
+    const out = [];
+    const dl = document.createElement('dl');
+    dl.className = 'facts';
+    const fact = (k, v) => dl.append(text('dt', k), text('dd', v));
+    fact('file', s.file);
+    fact('format', s.format);
+    fact('size', `${s.size.toLocaleString()} bytes`);
+    for (const [k, v] of s.facts ?? []) fact(k, v);
+    s.mesh?.forEach((l, i) => fact(`LOD ${i}`, `${l.vertices.toLocaleString()} vertices, ${l.triangles.toLocaleString()} triangles, ${l.sections.length} section(s)`));
+    if (s.attached?.length) fact('attached', s.attached.join(', '));
+    out.push(dl);
+    out.push(coverage(s));
+    if (s.checks?.length) {
+      out.push(text('h3', 'Checks'));
+      const ul = document.createElement('ul');
+      ul.className = 'checks';
+      for (const c of s.checks) {
+        const li = document.createElement('li');
+        li.className = c.passed ? 'pass' : 'fail';
+        li.append(text('span', c.passed ? '✓ pass' : '✗ fail', 'verdict'), text('span', ` ${c.name}: stored ${c.stored}, measured ${c.measured}`));
+        if (c.offset != null) li.append(' ', jump(c.offset, c.path));
+        ul.append(li);
+      }
+      out.push(ul);
+    }
+    this.el.replaceChildren(...out);
+  }
+}
+
+function coverage(s) {
+  const wrap = document.createElement('div');
+  wrap.className = 'coverage';
+  const bar = document.createElement('div');
+  bar.className = 'cov-bar';
+  const table = document.createElement('table');
+  table.className = 'cov-table';
+  const total = s.size || 1;
+  for (const l of LEVELS) {
+    const n = s.coverage?.[l] ?? 0;
+    const pct = (100 * n) / total;
+    const seg = document.createElement('span');
+    seg.className = `lv-${l}`;
+    seg.style.width = `${pct}%`;
+    seg.title = `${l}: ${pct.toFixed(1)}%`;
+    bar.append(seg);
+    const tr = document.createElement('tr');
+    tr.dataset.level = l;
+    tr.append(text('td', l, `badge lv-${l}`), text('td', `${pct.toFixed(1)}%`), text('td', `${n.toLocaleString()} B`));
+    table.append(tr);
+  }
+  wrap.append(text('h3', 'Coverage'), bar, table);
+  return wrap;
+}
+
+/** A button that selects and shows the byte at `offset`. */
+export function jump(offset, label) {
+  const b = document.createElement('button');
+  b.className = 'link';
+  b.textContent = `0x${offset.toString(16)}${label ? ` ${label}` : ''}`;
+  b.addEventListener('click', () => select(offset, offset + 1, 'link'));
+  return b;
+}
+
+export function text(tag, t, cls) {
+  const e = document.createElement(tag);
+  e.textContent = t;
+  if (cls) e.className = cls;
+  return e;
+}

@@ -1,0 +1,174 @@
+// The structure tree, lazy: a node's children exist in the DOM only once it is opened, and
+// an array (a region) of 100,000 elements opens as buckets of 1,000 that load on demand.
+// Clicking a node selects its bytes; a selection made elsewhere opens the path to it.
+import { state, on, select } from './state.js';
+import { docs } from './docs.js';
+
+const BUCKET = 1000;
+
+export class TreeView {
+  constructor(el) {
+    this.el = el;
+    this.handle = null;
+    this.roots = [];
+    this.selected = null;
+    this.token = 0;
+    on('active', (doc) => this.load(doc));
+    on('selection', (sel) => {
+      if (sel.source !== 'tree') this.reveal(sel.start, sel.end);
+    });
+  }
+
+  async load(doc) {
+    const t = ++this.token;
+    this.el.replaceChildren();
+    this.roots = [];
+    this.selected = null;
+    this.handle = doc?.handle ?? null;
+    if (!doc) return;
+    const nodes = await docs.tree(doc.handle);
+    if (t !== this.token) return;
+    if (!nodes.length) {
+      const p = document.createElement('p');
+      p.className = 'empty';
+      p.textContent = 'No decoded structure: every byte is uncovered.';
+      this.el.append(p);
+      return;
+    }
+    this.roots = nodes.map((n) => this.item(n, 1));
+    this.el.append(...this.roots.map((i) => i.el));
+    // A file of a few records opens one level deep, so its fields show at once.
+    if (this.roots.length <= 12) {
+      for (const it of this.roots) if (it.node.children?.length) await this.toggle(it, true);
+    }
+    this.el.dataset.handle = doc.handle;
+  }
+
+  /** One tree item: {node, el, row, group, kids, depth}; children are made when opened. */
+  item(node, depth) {
+    const el = document.createElement('div');
+    el.className = 'ti';
+    el.setAttribute('role', 'treeitem');
+    el.setAttribute('aria-level', depth);
+    el.dataset.path = node.path;
+    const row = document.createElement('div');
+    row.className = 'tr';
+    row.style.paddingLeft = `${(depth - 1) * 14 + 4}px`;
+    const it = { node, el, row, group: null, kids: null, depth };
+    const expandable = hasKids(node);
+    const tog = document.createElement('span');
+    tog.className = 'tog';
+    tog.textContent = expandable ? '▸' : '';
+    if (expandable) el.setAttribute('aria-expanded', 'false');
+    const name = span('tn', node.name);
+    const type = span('tt', node.type ?? (node.count != null ? `[${node.count}]` : ''));
+    const value = span('tv', node.value ?? '');
+    const conf = node.confidence ?? '';
+    const badge = span(`badge lv-${conf || 'none'}`, conf ? conf[0].toUpperCase() : '');
+    if (conf) badge.title = conf;
+    row.append(tog, badge, name, type, value);
+    row.title = `${node.path}  0x${node.start.toString(16)}..0x${node.end.toString(16)}`;
+    el.append(row);
+    tog.addEventListener('click', (e) => { e.stopPropagation(); this.toggle(it); });
+    row.addEventListener('click', () => {
+      this.mark(it);
+      if (node.end > node.start) select(node.start, node.end, 'tree');
+    });
+    row.addEventListener('dblclick', () => this.toggle(it));
+    return it;
+  }
+
+  async toggle(it, open = it.el.getAttribute('aria-expanded') !== 'true') {
+    if (!hasKids(it.node)) return;
+    if (open && !it.kids) await this.fill(it);
+    if (!it.group) return;
+    it.group.hidden = !open;
+    it.el.setAttribute('aria-expanded', String(open));
+    it.row.firstChild.textContent = open ? '▾' : '▸';
+  }
+
+  /** Makes an item's children: its nodes, a region's buckets, or (1,000 or fewer) elements. */
+  async fill(it) {
+    const n = it.node;
+    let kids;
+    if (n.children?.length) kids = n.children;
+    else if (n.region != null && n.count > BUCKET) kids = buckets(n);
+    else if (n.region != null) {
+      const handle = this.handle;
+      kids = await docs.region_items(handle, n.region, n.first ?? 0, n.count);
+      if (handle !== this.handle) return;
+    } else kids = [];
+    if (it.kids) return; // filled meanwhile
+    it.kids = kids.map((k) => this.item(k, it.depth + 1));
+    it.group = document.createElement('div');
+    it.group.setAttribute('role', 'group');
+    it.group.hidden = true;
+    it.group.append(...it.kids.map((k) => k.el));
+    it.el.append(it.group);
+  }
+
+  mark(it) {
+    if (this.selected) {
+      this.selected.row.classList.remove('sel');
+      this.selected.el.removeAttribute('aria-selected');
+    }
+    this.selected = it;
+    if (it) {
+      it.row.classList.add('sel');
+      it.el.setAttribute('aria-selected', 'true');
+    }
+  }
+
+  /** Opens the path to the deepest node holding [start, end) and marks it. */
+  async reveal(start, end) {
+    const t = this.token;
+    let list = this.roots;
+    let best = null;
+    for (;;) {
+      const next = list.find((k) => k.node.start <= start && k.node.end >= end && k.node.end > k.node.start);
+      if (!next) break;
+      best = next;
+      if (!hasKids(next.node)) break;
+      await this.toggle(next, true);
+      if (t !== this.token) return;
+      list = next.kids ?? [];
+    }
+    this.mark(best);
+    best?.row.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+function hasKids(n) {
+  return (n.children?.length ?? 0) > 0 || (n.region != null && n.count > 0);
+}
+
+/** Buckets of a region node (or of a bucket): at most 1,000, each of 1,000^k elements. */
+function buckets(n) {
+  const stride = (n.end - n.start) / n.count;
+  const base = n.first ?? 0;
+  let size = BUCKET;
+  while (n.count / size > BUCKET) size *= BUCKET;
+  const out = [];
+  for (let first = 0; first < n.count; first += size) {
+    const count = Math.min(size, n.count - first);
+    const a = base + first;
+    out.push({
+      name: `[${a}…${a + count - 1}]`,
+      path: `${n.path.replace(/\[\d+\.\.\d+\]$/, '')}[${a}..${a + count}]`,
+      start: n.start + first * stride,
+      end: n.start + (first + count) * stride,
+      type: `${count.toLocaleString()} elements`,
+      region: n.region,
+      count,
+      first: a,
+    });
+  }
+  return out;
+}
+
+function span(cls, text) {
+  const s = document.createElement('span');
+  s.className = cls;
+  s.textContent = text; // strings from files are text, never HTML
+  return s;
+}

@@ -1,0 +1,88 @@
+// The documents live here, in a Web Worker with its own wasm instance, so reading and
+// decoding a 500 MB file never freezes the page. Messages: {id, method, args} in;
+// {id, result} | {id, error} | {id, progress} out. Bulk results are transferred, not copied.
+import init, * as api from '../pkg/meshscope.js';
+
+const ready = init();
+
+const SLICE = 16 * 1024 * 1024;
+
+/** Reads a File in 16 MB slices into one buffer, reporting progress. */
+async function readFile(file, progress) {
+  const out = new Uint8Array(file.size);
+  for (let done = 0; done < file.size;) {
+    const part = new Uint8Array(await file.slice(done, done + SLICE).arrayBuffer());
+    if (!part.length) return out.subarray(0, done); // the file shrank while we read it
+    out.set(part, done);
+    done += part.length;
+    progress({ phase: 'reading', done, total: file.size });
+  }
+  return out;
+}
+
+function opened(handle, timings = {}) {
+  return { handle, summary: api.summary(handle), timings };
+}
+
+const methods = {
+  /** Reads and decodes a File: {handle, summary}. */
+  async openFile(progress, file, name = file.name) {
+    const t0 = performance.now();
+    const bytes = await readFile(file, progress);
+    const t1 = performance.now();
+    progress({ phase: 'decoding', done: 0, total: bytes.length });
+    const handle = api.open(name, bytes);
+    const t2 = performance.now();
+    return opened(handle, { readMs: t1 - t0, decodeMs: t2 - t1 });
+  },
+  /** Decodes bytes handed over (transferred): {handle, summary}. */
+  openBytes(progress, name, bytes) {
+    progress({ phase: 'decoding', done: 0, total: bytes.length });
+    return opened(api.open(name, bytes));
+  },
+  /** Attaches a File to an open document as a companion: {handle, summary} of the chunk. */
+  async attachFile(progress, parent, file, name = file.name) {
+    const bytes = await readFile(file, progress);
+    progress({ phase: 'decoding', done: 0, total: bytes.length });
+    return opened(api.attach(parent, name, bytes));
+  },
+  attachBytes(progress, parent, name, bytes) {
+    return opened(api.attach(parent, name, bytes));
+  },
+  /** What the hex view needs for a window, in one round trip. */
+  window(progress, handle, start, end) {
+    return { start, bytes: api.bytes(handle, start, end), bounds: api.span_bounds(handle, start, end) };
+  },
+  /** Mean milliseconds of `n` calls of wasm `method` (for scripts/bench-page.mjs). */
+  time(progress, method, args, n = 100) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) api[method](...args);
+    return (performance.now() - t0) / n;
+  },
+  /** The built-in sample, decoded. */
+  openSample(progress, name) {
+    return opened(api.open(name, api.sample_file()));
+  },
+};
+
+function transferables(v, out = []) {
+  if (ArrayBuffer.isView(v)) out.push(v.buffer);
+  else if (v && typeof v === 'object' && !Array.isArray(v)) for (const x of Object.values(v)) transferables(x, out);
+  else if (Array.isArray(v)) for (const x of v) if (ArrayBuffer.isView(x)) out.push(x.buffer);
+  return out;
+}
+
+self.onmessage = async (e) => {
+  const { id, method, args } = e.data;
+  const progress = (p) => self.postMessage({ id, progress: p });
+  try {
+    await ready;
+    const fn = methods[method] ?? api[method];
+    if (typeof fn !== 'function') throw new Error(`no method ${method}`);
+    const result = methods[method] ? await fn(progress, ...args) : fn(...args);
+    const t = transferables(result);
+    self.postMessage({ id, result }, [...new Set(t)]);
+  } catch (err) {
+    self.postMessage({ id, error: String(err?.message ?? err) });
+  }
+};
