@@ -40,7 +40,7 @@ function own(bytes) {
 
 const METHODS = ['open', 'attach', 'summary', 'spans', 'span_bounds', 'span_at', 'tree',
   'region_items', 'mesh', 'errors', 'bytes', 'close', 'sample_file', 'djb2_xor', 'find',
-  'hash_range', 'window', 'openSample', 'time'];
+  'hash_range', 'window', 'openSample', 'time', 'export_glb'];
 
 export const docs = Object.fromEntries(METHODS.map((m) => [m, (...args) => call(m, args)]));
 

@@ -14,6 +14,7 @@ import { attachSearch } from './search.js';
 import { AnnotationsPanel } from './annotations.js';
 import { annotationFile } from './annotation-store.js';
 import { parseFragment, formatFragment, packText, unpackText, fetchSource } from './share.js';
+import { initViewer } from './viewer.js';
 
 const $ = (id) => document.getElementById(id);
 const MB = 1024 * 1024;
@@ -192,6 +193,7 @@ async function main() {
     prev: $('find-prev'), next: $('find-next'), hexEl: $('hex'),
   });
   window.meshscope.hex = hex;
+  await initViewer($('viewer-pane')).catch((e) => console.error('3D view:', e));
   initCensus($('census-button'), { open: openFiles });
 
   $('file-input').addEventListener('change', (e) => {

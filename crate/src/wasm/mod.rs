@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
 mod census;
+pub mod view;
 
 #[derive(Default)]
 struct Registry {
@@ -208,4 +209,13 @@ pub fn hash_range(handle: u32, start: f64, end: f64) -> Result<u32, JsError> {
 #[wasm_bindgen]
 pub fn djb2_xor(bytes: &[u8]) -> u32 {
     crate::djb2_xor(bytes)
+}
+
+/// Every decoded LOD of a document as a glTF 2.0 binary (`export::gltf`), for "Download .glb".
+#[wasm_bindgen]
+pub fn export_glb(handle: u32) -> Result<Uint8Array, JsError> {
+    with_doc(handle, |d| {
+        let glb = crate::export::gltf::write_glb(&d.mesh, &d.name).map_err(|e| JsError::new(&e))?;
+        Ok(Uint8Array::from(&glb[..]))
+    })
 }

@@ -5,6 +5,7 @@ mod frostbite;
 mod gem_ply;
 
 use meshscope::document::Document;
+use meshscope::export::gltf::write_glb;
 use meshscope::export::obj::write_obj;
 use serde_json::{json, Value};
 use std::io::Write;
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   meshscope inspect [--json] [--chunk [lodN=]PATH]... FILE...
   meshscope spans FILE [--from A] [--to B]
-  meshscope export FILE --format obj [--lod N] [-o OUT]
+  meshscope export FILE --format obj|glb [--lod N] [-o OUT]   (glb: every LOD)
   meshscope roundtrip FILE...
   meshscope census [--json] [--places] [--max-values N] FILE|DIR...";
 
@@ -188,6 +189,7 @@ fn export(args: &[String]) -> Result<(), String> {
     let lod = doc.mesh.lods.get(lod_n).ok_or(format!("{f}: no LOD {lod_n} decoded"))?;
     let data = match o.value("--format").unwrap_or("obj") {
         "obj" => write_obj(lod, &doc.name).into_bytes(),
+        "glb" => write_glb(&doc.mesh, &doc.name).map_err(|e| format!("{f}: {e}"))?,
         other => return Err(format!("unknown export format {other}")),
     };
     match o.value("-o") {

@@ -1,0 +1,468 @@
+// The 3D view: gets one LOD as typed arrays from `docs.mesh` (the documents may live in another
+// wasm instance or a worker) and hands them to its own wasm renderer (crate/src/wasm/view) on
+// this thread. Draws only when something changed. Picking selects bytes through `select`; a
+// selection made elsewhere is highlighted here.
+import { loadWasm } from './wasm.js';
+import { docs } from './docs.js';
+import { state, on, select } from './state.js';
+import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from './viewer-controls.js';
+import { weightRamp, boneBoxes, storedBoxes, jointNames, flatInZ } from './viewer-bounds.js';
+
+const OPT = { wireframe: 1, normals: 2, tangents: 4, bounds: 8, checker: 16, cull: 32 };
+/** Overlay layers in the renderer. */
+const LAYER = { selection: 1, shadow: 2, invalid: 3, grid: 10 };
+/** Above this many triangles the view does not try to draw (a clear message instead). */
+export const MAX_TRIANGLES = 6_000_000;
+const MAX_LINES_TRIANGLES = 1_500_000;
+
+function el(tag, props = {}) {
+  return Object.assign(document.createElement(tag), props);
+}
+
+export class MeshView {
+  constructor(pane) {
+    this.pane = pane;
+    this.bar = el('div', { id: 'viewer-toolbar', role: 'toolbar', ariaLabel: '3D view controls' });
+    this.stage = el('div', { id: 'viewer-stage' });
+    this.canvas = el('canvas', { id: 'viewer-canvas', tabIndex: 0 });
+    this.message = el('div', { id: 'viewer-message', hidden: true, role: 'status' });
+    this.info = el('div', { id: 'viewer-info', ariaLive: 'polite' });
+    this.stage.append(this.canvas, this.message);
+    pane.replaceChildren(this.bar, this.stage, this.info);
+    this.c = buildToolbar(this.bar, {
+      lod: (n) => this.showLod(n),
+      sections: () => this.applySections(),
+      colors: () => this.applyColors(),
+      options: () => this.applyOptions(),
+      lodPreview: () => this.updateLodPreview(),
+      reset: () => { this.view?.reset(); this.redraw(); },
+      download: () => this.download(),
+    });
+    // The up axis follows the mesh (see flatInZ) until the user picks one.
+    this.upChosen = false;
+    this.c.toggles.zUp.addEventListener('change', () => { this.upChosen = true; });
+    attachInput(this.canvas, {
+      orbit: (dx, dy) => { this.view?.orbit(dx, dy); this.moved(); },
+      pan: (dx, dy) => { this.view?.pan(dx, dy); this.moved(); },
+      zoom: (f) => { this.view?.zoom(f); this.moved(); },
+      pick: (x, y) => this.pick(x, y),
+    });
+    this.handle = null;
+    this.maxTriangles = MAX_TRIANGLES;
+    this.meshes = new Map(); // lod -> mesh object from docs.mesh
+    this.lod = 0;
+    this.frames = 0;
+    this.pending = false;
+    this.canvas.addEventListener('webglcontextlost', (e) => {
+      e.preventDefault();
+      try { this.view?.free(); } catch { /* already gone */ }
+      this.view = null;
+      this.say('The WebGL context was lost; waiting for the browser to restore it…');
+    });
+    this.canvas.addEventListener('webglcontextrestored', () => this.restore());
+    new ResizeObserver(() => this.resize()).observe(this.stage);
+  }
+
+  async start() {
+    this.api = await loadWasm();
+    this.createView();
+    on('active', (doc) => this.open(doc?.handle ?? null));
+    on('selection', (s) => this.highlightSelection(s));
+    if (state.active != null) await this.open(state.active);
+  }
+
+  createView() {
+    try {
+      this.view = new this.api.Viewer(this.canvas, antialias());
+      this.resize();
+    } catch (e) {
+      this.view = null;
+      this.say(`The 3D view cannot start: ${e.message ?? e}`);
+    }
+  }
+
+  async restore() {
+    this.createView();
+    if (this.view && this.meshes.size) {
+      this.mesh = null;
+      await this.showLod(this.lod);
+    }
+  }
+
+  say(text) {
+    this.message.textContent = text;
+    this.message.hidden = !text;
+  }
+
+  resize() {
+    const r = this.stage.getBoundingClientRect();
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    this.canvas.width = Math.max(1, Math.round(r.width * dpr));
+    this.canvas.height = Math.max(1, Math.round(r.height * dpr));
+    this.view?.resize(this.canvas.width, this.canvas.height);
+    this.redraw();
+  }
+
+  /** Asks for one frame on the next animation frame, once however often it is called. */
+  redraw() {
+    if (this.pending || !this.view) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      if (!this.view || !this.mesh) return;
+      try {
+        this.view.render();
+        this.frames++;
+        this.canvas.dataset.frames = String(this.frames);
+      } catch (e) {
+        this.say(`Drawing failed: ${e.message ?? e}`);
+      }
+    });
+  }
+
+  /** No mesh to show: an empty canvas, not the last document's picture. */
+  blank() {
+    this.mesh = null;
+    try {
+      this.view?.clear_scene();
+      this.view?.render();
+    } catch { /* nothing drawn is fine here */ }
+  }
+
+  moved() {
+    this.updateLodPreview(true);
+    this.redraw();
+  }
+
+  async open(handle) {
+    this.handle = handle;
+    this.meshes.clear();
+    this.mesh = null;
+    this.selected = null;
+    this.c.lod.replaceChildren();
+    if (handle == null) return this.say('');
+    this.checks = (await docs.summary(handle).catch(() => null))?.checks ?? [];
+    await this.showLod(0, { frame: true });
+  }
+
+  /** Shows mesh objects built elsewhere (tests, the benchmark): `lods[k]` is what `docs.mesh(h, k)` would give. */
+  async load(lods) {
+    this.meshes = new Map(lods.map((m, k) => [k, m]));
+    this.mesh = null;
+    this.c.lod.replaceChildren();
+    await this.showLod(0, { frame: true });
+  }
+
+  async getMesh(lod) {
+    if (!this.meshes.has(lod)) this.meshes.set(lod, await docs.mesh(this.handle, lod));
+    return this.meshes.get(lod);
+  }
+
+  /** Loads LOD `n` into the renderer (camera kept unless `frame`). */
+  async showLod(n, { frame = false } = {}) {
+    const handle = this.handle;
+    let mesh;
+    try {
+      mesh = await this.getMesh(n);
+    } catch (e) {
+      return this.say(`No mesh: ${e.message ?? e}`);
+    }
+    if (handle !== this.handle) return; // another document was opened meanwhile
+    this.canvas.dataset.lod = String(n);
+    if (!mesh || !mesh.positions.length) {
+      this.blank();
+      this.info.textContent = '';
+      return this.say('No mesh decoded for this file.');
+    }
+    if (!this.c.lod.options.length) {
+      for (let k = 0; k < mesh.lodCount; k++) this.c.lod.append(el('option', { value: k, textContent: `LOD ${k}` }));
+    }
+    this.c.lod.value = String(n);
+    const tris = mesh.indices.length / 3;
+    if (tris > this.maxTriangles) {
+      this.blank();
+      return this.say(`LOD ${n} has ${tris.toLocaleString()} triangles, more than this view draws (${this.maxTriangles.toLocaleString()}). The bytes, tree and export still work; choose a smaller LOD.`);
+    }
+    if (!this.view) return this.say('The 3D view is not available (no WebGL2).');
+    this.say('');
+    const keep = !frame && this.mesh ? this.view.distance() : null;
+    this.lod = n;
+    this.mesh = mesh;
+    try {
+      const uv0 = mesh.uvs[0] ?? new Float32Array(0);
+      this.view.set_geometry(mesh.positions, mesh.normals, mesh.tangents, uv0, mesh.indices);
+      if (keep != null) this.view.set_distance(keep);
+      if (frame && !this.upChosen) this.c.toggles.zUp.checked = flatInZ(mesh.positions);
+      this.fillPasses();
+      this.fillBones();
+      this.sectionBoxes = fillSections(this.c, mesh.sections, (s) => this.inPass(s), (k, v) => {
+        this.view.set_section_visible(k, v);
+        this.redraw();
+      });
+      this.applySections(false);
+      this.applyColors();
+      this.applyOptions();
+    } catch (e) {
+      this.mesh = null;
+      return this.say(`This mesh could not be drawn here: ${e.message ?? e}`);
+    }
+    this.describe();
+    this.redraw();
+  }
+
+  fillPasses() {
+    const passes = [...new Set(this.mesh.sections.flatMap((s) => s.passes ?? []))];
+    const old = this.c.pass.value;
+    this.c.pass.replaceChildren(el('option', { value: '', textContent: 'All passes' }),
+      ...passes.map((p) => el('option', { value: p, textContent: p })));
+    this.c.pass.hidden = passes.length === 0;
+    if (passes.includes(old)) this.c.pass.value = old;
+  }
+
+  fillBones() {
+    const names = jointNames(this.mesh);
+    this.c.bone.replaceChildren(...names.map((b, k) => el('option', { value: k, textContent: `${k}: ${b}` })));
+    this.c.color.querySelector('[value=weights]').disabled = names.length === 0 || !this.mesh.weights.length;
+    this.c.toggles.boneBoxes.disabled = names.length === 0 || !this.mesh.weights.length;
+    if (this.c.color.value === 'weights' && names.length === 0) this.c.color.value = 'sections';
+    this.c.bone.hidden = this.c.color.value !== 'weights';
+  }
+
+  inPass(s) {
+    const p = this.c.pass.value;
+    return !p || (s.passes ?? []).includes(p);
+  }
+
+  /** Sections to the renderer (ranges, flags, colors) and their visibility from the pass. */
+  applySections(redraw = true) {
+    const secs = this.mesh.sections;
+    if (secs.length) {
+      const colors = new Float32Array(secs.length * 3);
+      secs.forEach((s, k) => colors.set(PALETTE[k % PALETTE.length], k * 3));
+      this.view.set_sections(
+        new Uint32Array(secs.map((s) => s.index_start)),
+        new Uint32Array(secs.map((s) => s.index_count)),
+        new Uint8Array(secs.map((s) => (s.mirrored ? 1 : 0) | (s.two_sided ? 2 : 0))),
+        colors,
+      );
+    } else {
+      this.view.set_sections(new Uint32Array([0]), new Uint32Array([this.mesh.indices.length]), new Uint8Array([0]), new Float32Array(PALETTE[0]));
+    }
+    secs.forEach((s, k) => {
+      const on = this.inPass(s);
+      if (this.sectionBoxes?.[k]) this.sectionBoxes[k].checked = on;
+      this.view.set_section_visible(k, on);
+    });
+    if (redraw) this.redraw();
+  }
+
+  /** Section colors, the UV checker, or the chosen bone's weights as a ramp. */
+  applyColors() {
+    if (!this.mesh) return;
+    const mode = this.c.color.value;
+    this.c.bone.hidden = mode !== 'weights';
+    if (mode === 'weights') {
+      this.view.set_vertex_colors(weightRamp(this.mesh, Number(this.c.bone.value || 0)));
+    } else {
+      this.view.set_vertex_colors(new Float32Array(0));
+    }
+    this.applyOptions();
+  }
+
+  applyOptions() {
+    if (!this.mesh) return;
+    const t = this.c.toggles;
+    const tris = this.mesh.indices.length / 3;
+    let bits = 0;
+    for (const k of ['wireframe', 'normals', 'tangents', 'bounds', 'cull']) if (t[k].checked) bits |= OPT[k];
+    if (this.c.color.value === 'checker') bits |= OPT.checker;
+    if (tris > MAX_LINES_TRIANGLES && bits & (OPT.wireframe | OPT.normals | OPT.tangents)) {
+      bits &= ~(OPT.wireframe | OPT.normals | OPT.tangents);
+      this.say(`Wireframe, normals and tangents are off above ${MAX_LINES_TRIANGLES.toLocaleString()} triangles.`);
+    }
+    this.view.set_z_up(t.zUp.checked);
+    this.view.set_options(bits);
+    this.view.set_boxes(0, t.boneBoxes.checked ? boneBoxes(this.mesh) : new Float32Array(0), 0.95, 0.55, 0.1);
+    const stored = t.bounds.checked ? storedBoxes(this.checks ?? [], this.lod) : [];
+    this.view.set_boxes(1, new Float32Array(stored.flatMap((b) => [...b.min, ...b.max])), 0.0, 0.6, 0.5);
+    this.storedNote = t.bounds.checked ? `bounds: measured (violet)${stored.length ? `, stored (teal): ${stored.map((b) => b.name).join('; ')}` : ', none stored'}` : '';
+    const shadow = this.mesh.shadow;
+    if (t.shadow.checked && shadow.length) {
+      const faces = [];
+      for (let i = 0; i < shadow.length; i++) if (shadow[i]) faces.push(i);
+      this.view.set_overlay(LAYER.shadow, new Uint32Array(faces), 0.25, 0.2, 0.3);
+    } else {
+      this.view.set_overlay(LAYER.shadow, new Uint32Array(0), 0, 0, 0);
+    }
+    t.shadow.disabled = !shadow.length;
+    this.applyGrid();
+    this.describe();
+    this.redraw();
+  }
+
+  /** The landscape grid: one overlay per submesh in its color, and the invalid faces in red. */
+  applyGrid() {
+    const grid = this.mesh.grid;
+    const t = this.c.toggles.grid;
+    t.disabled = !grid;
+    for (const l of this.gridLayers ?? []) this.view.set_overlay(l, new Uint32Array(0), 0, 0, 0);
+    this.gridLayers = [];
+    if (!grid || !t.checked) return;
+    const bySub = new Map();
+    const invalid = [];
+    grid.face_submesh.forEach((s, f) => {
+      if (!bySub.has(s)) bySub.set(s, []);
+      bySub.get(s).push(f);
+      if (grid.face_invalid[f]) invalid.push(f);
+    });
+    for (const [s, faces] of bySub) {
+      const layer = LAYER.grid + s;
+      this.view.set_overlay(layer, new Uint32Array(faces), ...PALETTE[(s + 1) % PALETTE.length]); // shifted: submesh 0 differs from section 0
+      this.gridLayers.push(layer);
+    }
+    this.view.set_overlay(LAYER.invalid, new Uint32Array(invalid), 0.9, 0.1, 0.1);
+    this.gridLayers.push(LAYER.invalid);
+  }
+
+  describe(extra = '') {
+    const m = this.mesh;
+    const base = `LOD ${this.lod}${m.name ? ` (${m.name})` : ''} of ${m.lodCount}: ${(m.positions.length / 3).toLocaleString()} vertices, ${(m.indices.length / 3).toLocaleString()} triangles, ${m.sections.length} sections`;
+    this.info.textContent = [base, this.lodNote, this.storedNote, extra].filter(Boolean).join(' · ');
+  }
+
+  /** LOD preview by distance: picks the LOD the camera distance asks for under the preset. */
+  updateLodPreview(fromMove = false) {
+    const d = lodDistances(this.c);
+    if (!d || !this.view || !this.mesh) {
+      if (this.lodNote) { this.lodNote = ''; this.describe(); }
+      return;
+    }
+    const dist = this.view.distance();
+    let want = d.findIndex((x) => dist < x);
+    const culled = want < 0;
+    if (culled) want = d.length;
+    const have = Math.min(want, this.mesh.lodCount - 1);
+    this.lodNote = culled
+      ? `${dist.toFixed(1)} m: past the cull distance ${d.at(-1)} m (showing LOD ${have})`
+      : `${dist.toFixed(1)} m: LOD ${want} by distance${have !== want ? ` (only ${this.mesh.lodCount} decoded, showing LOD ${have})` : ''}`;
+    this.canvas.dataset.lodWanted = String(want);
+    if (have !== this.lod) this.showLod(have);
+    else this.describe();
+    if (!fromMove) this.redraw();
+  }
+
+  /** Which section a triangle belongs to. */
+  sectionOf(tri) {
+    const i = tri * 3;
+    return this.mesh.sections.findIndex((s) => i >= s.index_start && i < s.index_start + s.index_count);
+  }
+
+  pick(x, y) {
+    if (!this.view || !this.mesh) return;
+    const tri = this.view.pick(x, y);
+    if (tri < 0) return;
+    const idx = [...this.mesh.indices.subarray(tri * 3, tri * 3 + 3)];
+    const k = this.sectionOf(tri);
+    const s = this.mesh.sections[k];
+    this.view.set_overlay(LAYER.selection, new Uint32Array([tri]), 1.0, 0.85, 0.1);
+    this.view.set_marked_vertices(new Uint32Array(idx));
+    this.canvas.dataset.picked = String(tri);
+    let where = '';
+    if (s?.index_source) {
+      const src = s.index_source;
+      const start = src.offset + (tri * 3 - s.index_start) * src.stride;
+      const end = start + 3 * src.stride;
+      if (src.file === 0) {
+        this.selected = { start, end };
+        select(start, end, 'viewer');
+      }
+      where = ` · indices at 0x${start.toString(16)}${src.file ? ` in attached file ${src.file}` : ''}`;
+    }
+    let verts = '';
+    if (s?.vertex_source) {
+      const v = s.vertex_source;
+      verts = ' · vertices at ' + idx.map((i) => `0x${(v.offset + (i - s.vertex_start) * v.stride).toString(16)}`).join(', ');
+    }
+    this.describe(`triangle ${tri} [${idx.join(', ')}] in section ${k}${s ? ` "${s.name}"` : ''}${where}${verts}`);
+    this.redraw();
+  }
+
+  /** A byte selection from another panel: the vertices and triangles whose bytes it covers. */
+  highlightSelection(sel) {
+    if (!this.mesh || !this.view || sel.source === 'viewer' || sel.handle !== this.handle) return;
+    const tris = new Set();
+    const verts = new Set();
+    const overlap = (src, count) => {
+      if (!src || src.file !== 0 || !src.stride) return null;
+      const end = src.offset + count * src.stride;
+      const a = Math.max(sel.start, src.offset);
+      const b = Math.min(sel.end, end);
+      if (a >= b) return null;
+      return [Math.floor((a - src.offset) / src.stride), Math.ceil((b - src.offset) / src.stride)];
+    };
+    for (const s of this.mesh.sections) {
+      const iv = overlap(s.index_source, s.index_count);
+      if (iv) {
+        for (let t = Math.floor((s.index_start + iv[0]) / 3); t < Math.ceil((s.index_start + iv[1]) / 3) && tris.size < 500000; t++) tris.add(t);
+      }
+      const vv = overlap(s.vertex_source, s.vertex_count);
+      if (vv) for (let v = vv[0]; v < vv[1] && verts.size < 20000; v++) verts.add(s.vertex_start + v);
+    }
+    this.view.set_overlay(LAYER.selection, new Uint32Array(tris), 1.0, 0.85, 0.1);
+    this.view.set_marked_vertices(new Uint32Array(verts));
+    this.canvas.dataset.highlighted = `${tris.size},${verts.size}`;
+    if (tris.size || verts.size) this.describe(`selection: ${tris.size} triangle(s), ${verts.size} vertex(es)`);
+    this.redraw();
+  }
+
+  async download() {
+    if (this.handle == null) return;
+    try {
+      const glb = await docs.export_glb(this.handle);
+      const name = (state.docs.find((d) => d.handle === this.handle)?.name ?? 'mesh').replace(/\.[^.]*$/, '') + '.glb';
+      const url = URL.createObjectURL(new Blob([glb], { type: 'model/gltf-binary' }));
+      const a = el('a', { href: url, download: name });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (e) {
+      this.say(`Export failed: ${e.message ?? e}`);
+    }
+  }
+}
+
+/**
+ * Multisampling, unless the WebGL renderer is software (SwiftShader, llvmpipe), where it costs
+ * about three times the frame time (docs/viewer.md). `#aa=0` / `#aa=1` in the address decide.
+ */
+function antialias() {
+  const m = /(?:^|[#&])aa=([01])/.exec(location.hash);
+  if (m) return m[1] === '1';
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    const info = gl?.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl?.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return !/swiftshader|llvmpipe|software/i.test(name);
+  } catch {
+    return true;
+  }
+}
+
+function addStyles() {
+  if (document.querySelector('link[data-viewer]')) return;
+  const link = el('link', { rel: 'stylesheet', href: new URL('./viewer.css', import.meta.url).href });
+  link.dataset.viewer = '';
+  document.head.append(link);
+}
+
+/** Sets the view up in `#viewer-pane`; returns it (also as `window.meshscope.viewer`). */
+export async function initViewer(pane = document.getElementById('viewer-pane')) {
+  if (!pane) return null;
+  addStyles();
+  const v = new MeshView(pane);
+  await v.start();
+  if (window.meshscope) window.meshscope.viewer = v;
+  return v;
+}
