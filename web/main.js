@@ -193,8 +193,8 @@ async function main() {
     prev: $('find-prev'), next: $('find-next'), hexEl: $('hex'),
   });
   window.meshscope.hex = hex;
-  await initViewer($('viewer-pane')).catch((e) => console.error('3D view:', e));
   initCensus($('census-button'), { open: openFiles });
+  await initViewer($('viewer-pane')).catch((e) => console.error('3D view:', e));
 
   $('file-input').addEventListener('change', (e) => {
     performance.mark('file-chosen');
