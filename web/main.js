@@ -4,6 +4,7 @@ import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
 import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress, select } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
+import { initCensus } from './census.js';
 import { attachTooltip } from './tooltip.js';
 import { TreeView } from './tree.js';
 import { Inspector } from './inspector.js';
@@ -192,6 +193,7 @@ async function main() {
     prev: $('find-prev'), next: $('find-next'), hexEl: $('hex'),
   });
   window.meshscope.hex = hex;
+  initCensus($('census-button'), { open: openFiles });
   await initViewer($('viewer-pane')).catch((e) => console.error('3D view:', e));
 
   $('file-input').addEventListener('change', (e) => {

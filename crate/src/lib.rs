@@ -1,6 +1,7 @@
 //! Meshscope: decoders for game mesh binaries that say, byte by byte, what each byte is and
 //! how sure we are. The core is plain Rust; `wasm` is the only module that knows about JS.
 
+pub mod census;
 pub mod document;
 pub mod error;
 pub mod export;

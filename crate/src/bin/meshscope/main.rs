@@ -1,5 +1,6 @@
 //! `meshscope`: the decoders on the command line. JSON Lines out, one object per file.
 
+mod census;
 mod frostbite;
 mod gem_ply;
 
@@ -15,7 +16,8 @@ const USAGE: &str = "usage:
   meshscope inspect [--json] [--chunk [lodN=]PATH]... FILE...
   meshscope spans FILE [--from A] [--to B]
   meshscope export FILE --format obj|glb [--lod N] [-o OUT]   (glb: every LOD)
-  meshscope roundtrip FILE...";
+  meshscope roundtrip FILE...
+  meshscope census [--json] [--places] [--max-values N] FILE|DIR...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
         Some("spans") => spans(&args[1..]),
         Some("export") => export(&args[1..]),
         Some("roundtrip") => roundtrip(&args[1..]),
+        Some("census") => census::run(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {

@@ -1,0 +1,243 @@
+//! One census entry: the streaming distribution of what one field (or one unexplained byte
+//! range, count or size) holds across a set of files. Memory is bounded per entry: at most
+//! `VALUE_CAP` distinct values are kept with exact counts, each with at most `EXAMPLES`
+//! places; records whose value arrives after the cap is full are counted in the tail.
+
+use crate::span::Confidence;
+use super::FxMap;
+
+/// Distinct values kept per entry (exact counts); later new values go to the tail.
+pub const VALUE_CAP: usize = 1024;
+/// Places (file, record, offset) kept per value, for "which files hold this value".
+pub const EXAMPLES: usize = 5;
+
+/// What an entry counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EntryKind {
+    /// A decoded field (a span), by its folded path.
+    Field,
+    /// How many indexed children of one name a record has: `lod[*].section[*]` per LOD.
+    Count,
+    /// A record's own size: from its first to the end of its last direct field.
+    Size,
+    /// The element count of an array region.
+    RegionCount,
+    /// The element stride of an array region.
+    RegionStride,
+    /// Bytes inside a record that no span covers, per record-relative offset.
+    Uncovered,
+    /// Bytes of a span whose confidence is Unknown, per record-relative offset.
+    Unknown,
+}
+
+impl EntryKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EntryKind::Field => "field",
+            EntryKind::Count => "count",
+            EntryKind::Size => "size",
+            EntryKind::RegionCount => "region.count",
+            EntryKind::RegionStride => "region.stride",
+            EntryKind::Uncovered => "uncovered",
+            EntryKind::Unknown => "unknown",
+        }
+    }
+
+    /// Entries whose values are numbers the census produced (not a decoder's text).
+    pub fn numeric(self) -> bool {
+        self != EntryKind::Field
+    }
+
+    pub fn is_bytes(self) -> bool {
+        matches!(self, EntryKind::Uncovered | EntryKind::Unknown)
+    }
+}
+
+/// Where a value was seen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    pub file: u32,
+    /// The record's unfolded path, e.g. `lod[1].section[3]`; empty for the file itself.
+    pub record: String,
+    /// Absolute offset of the value in the file.
+    pub offset: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct ValueStats {
+    pub count: u64,
+    pub files: u64,
+    last_file: u32,
+    pub num: Option<f64>,
+    pub places: Vec<Place>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The format's name: files of different formats never share an entry.
+    pub format: &'static str,
+    pub kind: EntryKind,
+    /// The census's id of `(format, record)`.
+    pub kind_id: usize,
+    /// Folded path; for byte entries the record kind and offset, `header+0x0c`.
+    pub path: String,
+    /// The folded kind of record this entry lives in; empty for the file itself.
+    pub record: String,
+    /// Record-relative offset: always for byte entries; for fields while it is the same in
+    /// every record (`offset_varies` says when it was not).
+    pub offset: Option<u64>,
+    pub offset_varies: bool,
+    /// Bytes per value: 1 or 4 for byte entries, the span length for fields.
+    pub width: u64,
+    pub ty: String,
+    pub confidence: Option<Confidence>,
+    pub files: u64,
+    last_file: u32,
+    pub records: u64,
+    pub values: FxMap<String, ValueStats>,
+    /// Records whose value was new after `VALUE_CAP` distinct values were kept.
+    pub tail_records: u64,
+    /// Records whose value is a number; `min` and `max` are over all of them, tail included.
+    pub numbers: u64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Entry {
+    pub fn new(kind: EntryKind, path: String, record: String, ty: String) -> Entry {
+        Entry {
+            format: "",
+            kind,
+            kind_id: 0,
+            path,
+            record,
+            offset: None,
+            offset_varies: false,
+            width: 0,
+            ty,
+            confidence: None,
+            files: 0,
+            last_file: u32::MAX,
+            records: 0,
+            values: FxMap::default(),
+            tail_records: 0,
+            numbers: 0,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+        }
+    }
+
+    /// Counts one record's value. `rel` is the value's offset inside its record, for
+    /// entries that have one.
+    pub fn add(&mut self, value: &str, num: Option<f64>, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
+        if self.records == 0 {
+            self.offset = rel;
+        } else if self.offset != rel {
+            self.offset_varies = true;
+        }
+        self.records += 1;
+        if self.last_file != file {
+            self.last_file = file;
+            self.files += 1;
+        }
+        if let Some(n) = num.filter(|n| n.is_finite()) {
+            self.numbers += 1;
+            self.min = self.min.min(n);
+            self.max = self.max.max(n);
+        }
+        if let Some(v) = self.values.get_mut(value) {
+            v.count += 1;
+            if v.last_file != file {
+                v.last_file = file;
+                v.files += 1;
+            }
+            if v.places.len() < EXAMPLES {
+                v.places.push(place());
+            }
+            return;
+        }
+        if self.values.len() >= VALUE_CAP {
+            self.tail_records += 1;
+            return;
+        }
+        let fresh = ValueStats { count: 1, files: 1, last_file: file, num, places: vec![place()] };
+        self.values.insert(value.to_string(), fresh);
+    }
+
+    /// Whether every record held the same value (and at least one record was seen).
+    pub fn constant(&self) -> bool {
+        self.values.len() == 1 && self.tail_records == 0
+    }
+
+    /// The kept values, most frequent first; ties by value (numbers numerically).
+    pub fn sorted_values(&self) -> Vec<(&String, &ValueStats)> {
+        let mut v: Vec<_> = self.values.iter().collect();
+        v.sort_by(|a, b| {
+            b.1.count.cmp(&a.1.count).then_with(|| match (a.1.num, b.1.num) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                _ => a.0.cmp(b.0),
+            })
+        });
+        v
+    }
+}
+
+/// A field's value as a number, where its text is one: `12`, `-3.5`, `0x1f`, or flags
+/// shown as `0x5 (a | c)`. Vectors, strings and hex dumps are not numbers.
+pub fn parse_number(ty: &str, value: &str) -> Option<f64> {
+    let head = value.split(' ').next().unwrap_or("");
+    if let Some(h) = head.strip_prefix("0x") {
+        if ty.contains("flags") || value.len() == head.len() {
+            return u64::from_str_radix(h, 16).ok().map(|n| n as f64);
+        }
+        return None;
+    }
+    if head.len() != value.len() {
+        return None;
+    }
+    value.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn place(file: u32) -> Place {
+        Place { file, record: String::new(), offset: 0 }
+    }
+
+    #[test]
+    fn counts_files_records_and_caps_distinct_values() {
+        let mut e = Entry::new(EntryKind::Field, "a".into(), String::new(), "u32".into());
+        for file in 0..3u32 {
+            for _ in 0..2 {
+                e.add("7", Some(7.0), Some(4), || place(file), file);
+            }
+        }
+        assert_eq!((e.files, e.records), (3, 6));
+        assert!(e.constant());
+        assert_eq!(e.values["7"].files, 3);
+        assert_eq!(e.values["7"].places.len(), EXAMPLES);
+        for i in 0..(VALUE_CAP as u64 + 10) {
+            e.add(&i.to_string(), Some(i as f64), Some(8), || place(9), 9);
+        }
+        assert_eq!(e.values.len(), VALUE_CAP);
+        // "7" is kept already: 1033 new values arrive, 1023 fit.
+        assert_eq!(e.tail_records, 10);
+        assert_eq!((e.min, e.max), (0.0, (VALUE_CAP + 9) as f64));
+        assert!(e.offset_varies);
+        assert!(!e.constant());
+    }
+
+    #[test]
+    fn numbers_are_parsed_only_where_the_text_is_one() {
+        assert_eq!(parse_number("u32", "12"), Some(12.0));
+        assert_eq!(parse_number("f32", "-3.5"), Some(-3.5));
+        assert_eq!(parse_number("u8 flags", "0x5 (a | c)"), Some(5.0));
+        assert_eq!(parse_number("u32", "0x1f"), Some(31.0));
+        assert_eq!(parse_number("f32[3]", "[1, 2, 3]"), None);
+        assert_eq!(parse_number("fourcc", "EPLY"), None);
+        assert_eq!(parse_number("bytes", "00 01"), None);
+        assert_eq!(parse_number("f32", "NaN"), None);
+    }
+}

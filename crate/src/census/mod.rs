@@ -1,0 +1,185 @@
+//! The census: what every field, count, size and unexplained byte holds across a set of
+//! files of one format. Files are added one at a time (`add` takes a decoded document, which
+//! the caller then drops), so memory depends on the number of distinct entries and values,
+//! never on the number or size of files. See docs/census.md.
+
+pub mod accumulate;
+pub mod fold;
+pub mod relations;
+pub mod report;
+pub mod walk;
+
+use crate::document::Document;
+use crate::formats::Format;
+use accumulate::{Entry, EntryKind};
+use relations::Relations;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use walk::{Cover, Walk};
+
+/// A small, fast, non-cryptographic hasher (the FxHash mix) for the census's hot maps:
+/// their keys are paths and values from files, not attacker-chosen in any way that matters
+/// beyond a slower census.
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Entry ids of one record kind, by what the walk sees, so that a known field costs one
+/// lookup by its unfolded name and no allocation.
+#[derive(Debug, Default)]
+pub(crate) struct KindCache {
+    pub names: FxMap<String, usize>,
+    pub bytes: FxMap<(u8, u64, u8), usize>,
+}
+
+pub use report::{EntryReport, Report};
+
+#[derive(Debug, Default)]
+pub struct Census {
+    /// File names, by the index places refer to.
+    pub files: Vec<String>,
+    pub formats: BTreeMap<&'static str, u64>,
+    /// Files with at least one decode error (their decoded part is still counted).
+    pub files_with_errors: u64,
+    /// Files of no known format, not counted.
+    pub skipped: u64,
+    pub bytes: u64,
+    pub entries: Vec<Entry>,
+    index: FxMap<String, usize>,
+    relations: Relations,
+    /// Per array-of-records kind, the element stride last seen: a lone element (or the last)
+    /// owns that many bytes when they are uncovered.
+    strides: FxMap<String, u64>,
+    /// Record kind (`format|kind`) -> its cache in `caches`.
+    kind_ids: FxMap<String, usize>,
+    caches: Vec<KindCache>,
+}
+
+impl Census {
+    pub fn new() -> Census {
+        Census::default()
+    }
+
+    /// The entry for (format, kind, path, type), created on first use.
+    fn intern(&mut self, format: &'static str, kind: EntryKind, path: String, record: &str, ty: &str) -> usize {
+        let key = format!("{format}|{}|{path}|{ty}", kind.name());
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        let mut e = Entry::new(kind, path, record.to_string(), ty.to_string());
+        e.format = format;
+        e.kind_id = self.kind_id(format, record);
+        self.entries.push(e);
+        self.index.insert(key, self.entries.len() - 1);
+        self.entries.len() - 1
+    }
+
+    /// The id of a record kind of a format.
+    pub(crate) fn kind_id(&mut self, format: &str, kind: &str) -> usize {
+        let key = format!("{format}|{kind}");
+        if let Some(&i) = self.kind_ids.get(&key) {
+            return i;
+        }
+        self.caches.push(KindCache::default());
+        self.kind_ids.insert(key, self.caches.len() - 1);
+        self.caches.len() - 1
+    }
+
+    /// Decodes a file, counts it and drops it. Returns its format and error count.
+    pub fn add_file(&mut self, name: &str, bytes: Vec<u8>) -> (Format, usize) {
+        let doc = crate::open(name, bytes);
+        self.add(&doc);
+        (doc.format, doc.errors.len())
+    }
+
+    /// Counts one decoded document.
+    pub fn add(&mut self, doc: &Document) {
+        if doc.format == Format::Unknown {
+            self.skipped += 1;
+            return;
+        }
+        let file = self.files.len() as u32;
+        self.files.push(doc.name.clone());
+        *self.formats.entry(doc.format.name()).or_default() += 1;
+        self.bytes += doc.bytes.len() as u64;
+        if !doc.errors.is_empty() {
+            self.files_with_errors += 1;
+        }
+        let mut w = Walk { doc, cover: Cover::new(&doc.spans), file, format: doc.format.name(), insts: Vec::new() };
+        self.walk_record(&mut w, "", "", &doc.tree, None, None, None);
+        self.relate(&w.insts);
+    }
+
+    /// Feeds one document's records to the relations: each numeric field against the values
+    /// of its record, of its enclosing records, and the file-wide values: any value that is
+    /// the same in every record of its kind in this file (all of a singleton record's values;
+    /// a LOD record size when every LOD of the file has that size).
+    fn relate(&mut self, insts: &[walk::Inst]) {
+        let mut per_kind: FxMap<usize, u32> = FxMap::default();
+        for i in insts {
+            *per_kind.entry(i.kind).or_default() += 1;
+        }
+        // entry -> (value, records holding it, same value in all of them)
+        let mut uniform: FxMap<usize, (f64, u32, bool)> = FxMap::default();
+        for i in insts {
+            for &(id, v) in &i.values {
+                let u = uniform.entry(id).or_insert((v, 0, true));
+                u.1 += 1;
+                u.2 &= u.0 == v;
+            }
+        }
+        let file_scope: Vec<(usize, f64)> = uniform
+            .iter()
+            .filter(|(&id, u)| u.2 && per_kind.get(&self.entries[id].kind_id) == Some(&u.1))
+            .map(|(&id, u)| (id, u.0))
+            .collect();
+        for (n, inst) in insts.iter().enumerate() {
+            let wanted = inst
+                .values
+                .iter()
+                .any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a));
+            if !wanted {
+                continue;
+            }
+            // Own and enclosing records first, so their value wins over a file-wide duplicate.
+            let mut scope = Vec::with_capacity(file_scope.len() + inst.values.len() * 2);
+            let mut p = Some(n);
+            while let Some(k) = p {
+                scope.extend_from_slice(&insts[k].values);
+                p = insts[k].parent;
+            }
+            scope.extend_from_slice(&file_scope);
+            scope.sort_by_key(|x| x.0);
+            scope.dedup_by_key(|x| x.0);
+            for &(a, va) in &inst.values {
+                if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) {
+                    self.relations.observe(a, va, &scope);
+                }
+            }
+        }
+    }
+}

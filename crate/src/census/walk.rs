@@ -1,0 +1,345 @@
+//! One document's way into the census: the tree is walked record by record. A record is a
+//! group node of the tree (a path prefix); its kind is its path with indices folded. For
+//! each record the walk counts its direct fields, its indexed children, its own size, its
+//! regions' counts and strides, and its unexplained bytes (uncovered or Unknown) by offset
+//! inside the record. Region elements are not expanded: vertex data is data, not structure.
+
+use super::accumulate::{parse_number, EntryKind, Place};
+use super::fold::{fold, indexed, join};
+use super::Census;
+use crate::document::Document;
+use crate::span::{Confidence, Region, SpanMap};
+use crate::tree::Node;
+
+/// Unexplained bytes are counted only in a record's first this many bytes, so a record
+/// that happens to straddle a large array costs little.
+pub const MAX_RECORD_BYTES: u64 = 4096;
+
+/// Which bytes some span or region element covers.
+pub struct Cover<'a> {
+    /// Fixed spans as merged, sorted, disjoint intervals.
+    merged: Vec<(u64, u64)>,
+    regions: &'a [Region],
+}
+
+impl<'a> Cover<'a> {
+    pub fn new(map: &'a SpanMap) -> Cover<'a> {
+        let mut merged: Vec<(u64, u64)> = Vec::new();
+        for s in map.fixed() {
+            match merged.last_mut() {
+                Some(last) if s.start <= last.1 => last.1 = last.1.max(s.end()),
+                _ => merged.push((s.start, s.end())),
+            }
+        }
+        Cover { merged, regions: map.regions() }
+    }
+
+    fn in_region(&self, x: u64) -> bool {
+        self.regions.iter().any(|r| {
+            x >= r.start
+                && x < r.end()
+                && r.stride > 0
+                && r.elems.iter().any(|e| {
+                    let o = (x - r.start) % r.stride;
+                    o >= e.offset && o < e.offset + e.len
+                })
+        })
+    }
+
+    /// The sub-ranges of `[a, b)` that no span and no region element covers.
+    pub fn holes(&self, a: u64, b: u64) -> Vec<(u64, u64)> {
+        let mut gaps = Vec::new();
+        let mut pos = a;
+        let first = self.merged.partition_point(|iv| iv.1 <= a);
+        for &(s, e) in &self.merged[first..] {
+            if s >= b {
+                break;
+            }
+            if s > pos {
+                gaps.push((pos, s));
+            }
+            pos = pos.max(e);
+        }
+        if pos < b {
+            gaps.push((pos, b));
+        }
+        let mut out = Vec::new();
+        for (s, e) in gaps {
+            if !self.regions.iter().any(|r| r.start < e && r.end() > s) {
+                out.push((s, e));
+                continue;
+            }
+            let mut run: Option<u64> = None;
+            for x in s..e {
+                match (self.in_region(x), run) {
+                    (false, None) => run = Some(x),
+                    (true, Some(r0)) => {
+                        out.push((r0, x));
+                        run = None;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(r0) = run {
+                out.push((r0, e));
+            }
+        }
+        out
+    }
+}
+
+/// Removes `cut` from sorted disjoint `ranges`.
+fn subtract(ranges: Vec<(u64, u64)>, cut: (u64, u64)) -> Vec<(u64, u64)> {
+    let mut out = Vec::with_capacity(ranges.len() + 1);
+    for (s, e) in ranges {
+        if cut.1 <= s || cut.0 >= e {
+            out.push((s, e));
+            continue;
+        }
+        if cut.0 > s {
+            out.push((s, cut.0));
+        }
+        if cut.1 < e {
+            out.push((cut.1, e));
+        }
+    }
+    out
+}
+
+/// One record as relations see it: its numeric values and its enclosing record.
+pub struct Inst {
+    /// The census's id of the record kind.
+    pub kind: usize,
+    pub parent: Option<usize>,
+    pub values: Vec<(usize, f64)>,
+}
+
+pub struct Walk<'d> {
+    pub doc: &'d Document,
+    pub cover: Cover<'d>,
+    pub file: u32,
+    pub format: &'static str,
+    pub insts: Vec<Inst>,
+}
+
+/// Where the last field or region under a node ends, declared record extents ignored: the
+/// end an undeclared group node gets from the tree.
+fn leaf_end(n: &Node) -> u64 {
+    if n.children.is_empty() || n.region.is_some() {
+        n.end
+    } else {
+        n.children.iter().map(leaf_end).max().unwrap_or(n.end)
+    }
+}
+
+/// How a record kind is named in entries: the file itself is `(file)`.
+pub fn record_name(kind: &str) -> &str {
+    if kind.is_empty() { "(file)" } else { kind }
+}
+
+impl Census {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn walk_record(
+        &mut self,
+        w: &mut Walk,
+        kind: &str,
+        path: &str,
+        children: &[Node],
+        parent: Option<usize>,
+        next: Option<u64>,
+        extent: Option<(u64, u64)>,
+    ) {
+        let inst = w.insts.len();
+        let kid = self.kind_id(w.format, kind);
+        w.insts.push(Inst { kind: kid, parent, values: Vec::new() });
+        // The kind's cache is taken out while the record is walked, and put back after.
+        let mut cache = std::mem::take(&mut self.caches[kid]);
+        let mut vals: Vec<(usize, f64)> = Vec::new();
+        let file = w.file;
+        let root = parent.is_none();
+
+        let leaves = || children.iter().filter(|c| c.value.is_some() && c.region.is_none());
+        // A record starts at its node's start: the extent a decoder declared
+        // (`Fields::record`), else where its first field or sub-record starts, the same
+        // first byte annotations count from (web/anchor.js). It ends where it was declared
+        // to end, else at the end of its last field. An undeclared group node ends exactly
+        // where its content does, so a node that ends elsewhere was declared (a MeshSet LOD
+        // record whose sections lie after every LOD record, or a record with a tail).
+        let (lo, mut hi) = match extent {
+            None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
+            Some((start, end)) => {
+                let content = children.iter().map(leaf_end).max().unwrap_or(start);
+                let own = leaves().map(|c| c.end).max().unwrap_or(start);
+                (start, if end != content { end } else { own })
+            }
+        };
+        // An element of an array of records owns the bytes up to the next element when no
+        // span covers them: a section record's undescribed tail is the section's.
+        if let Some(n) = next.filter(|&n| n > hi && hi > lo && n - lo <= MAX_RECORD_BYTES) {
+            if w.cover.holes(hi, n) == [(hi, n)] {
+                hi = n;
+            }
+        }
+
+        for c in leaves() {
+            let ty = c.ty.as_deref().unwrap_or("");
+            let value = c.value.as_deref().unwrap_or("");
+            let id = match cache.names.get(c.name.as_str()) {
+                Some(&id) => id,
+                None => {
+                    let id = self.intern(w.format, EntryKind::Field, join(kind, &fold(&c.name)), kind, ty);
+                    cache.names.insert(c.name.clone(), id);
+                    id
+                }
+            };
+            let e = &mut self.entries[id];
+            if e.records == 0 {
+                e.width = c.end - c.start;
+                e.confidence = c.confidence;
+            }
+            let num = parse_number(ty, value);
+            let start = c.start;
+            e.add(value, num, Some(start.saturating_sub(lo)), || Place { file, record: path.to_string(), offset: start }, file);
+            // An indexed leaf (`lod_ptr[3]`) has several values per record: not a relation.
+            if let (Some(n), false) = (num, c.name.ends_with(']')) {
+                vals.push((id, n));
+            }
+        }
+
+        // Indexed children by folded name, in the order they first appear.
+        let mut counts: Vec<(String, u64, u64)> = Vec::new();
+        for c in children.iter().filter(|c| c.name.ends_with(']')) {
+            if let Some(name) = indexed(&c.name) {
+                match counts.iter_mut().find(|x| x.0 == name) {
+                    Some(x) => x.1 += 1,
+                    None => counts.push((name, 1, c.start)),
+                }
+            }
+        }
+        for (name, n, at) in counts {
+            let id = self.intern(w.format, EntryKind::Count, join(kind, &name), kind, "count");
+            self.entries[id].add(&n.to_string(), Some(n as f64), None, || Place { file, record: path.to_string(), offset: at }, file);
+            vals.push((id, n as f64));
+        }
+
+        for c in children {
+            let Some(r) = c.region.and_then(|i| w.doc.spans.regions().get(i as usize)) else { continue };
+            let rpath = join(kind, &fold(&c.name));
+            for (ek, n, ty) in [(EntryKind::RegionCount, r.count, "count"), (EntryKind::RegionStride, r.stride, "stride")] {
+                let id = self.intern(w.format, ek, rpath.clone(), kind, ty);
+                self.entries[id].add(&n.to_string(), Some(n as f64), None, || Place { file, record: path.to_string(), offset: r.start }, file);
+                vals.push((id, n as f64));
+            }
+        }
+
+        let size = if root { w.doc.bytes.len() as u64 } else { hi.saturating_sub(lo) };
+        if root || hi > lo {
+            let id = self.intern(w.format, EntryKind::Size, record_name(kind).to_string(), kind, "size");
+            self.entries[id].add(&size.to_string(), Some(size as f64), None, || Place { file, record: path.to_string(), offset: lo }, file);
+            vals.push((id, size as f64));
+        }
+
+        if hi > lo {
+            let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
+            let mut holes = w.cover.holes(lo, end);
+            for c in children.iter().filter(|c| !c.children.is_empty() && c.region.is_none()) {
+                holes = subtract(holes, (c.start, c.end));
+            }
+            for (s, e) in holes {
+                self.unexplained(w, &mut cache, EntryKind::Uncovered, kind, path, lo, s, e);
+            }
+            for c in leaves().filter(|c| c.confidence == Some(Confidence::Unknown)) {
+                self.unexplained(w, &mut cache, EntryKind::Unknown, kind, path, lo, c.start, c.end.min(end));
+            }
+        }
+        self.caches[kid] = cache;
+
+        w.insts[inst].values = vals;
+        let groups: Vec<&Node> = children.iter().filter(|c| !c.children.is_empty() && c.region.is_none()).collect();
+        let folded: Vec<String> = groups.iter().map(|c| fold(&c.name)).collect();
+        // Where the next element of the same array starts (one pass from the end).
+        let mut after: Vec<Option<u64>> = vec![None; groups.len()];
+        let mut seen: super::FxMap<&str, u64> = super::FxMap::default();
+        for k in (0..groups.len()).rev() {
+            after[k] = seen.get(folded[k].as_str()).copied();
+            seen.insert(&folded[k], groups[k].start);
+        }
+        let mut before: super::FxMap<&str, u64> = super::FxMap::default();
+        for (k, c) in groups.iter().enumerate() {
+            let cfold = &folded[k];
+            // The last element takes the stride of the one before it, a lone one the stride
+            // last seen for its kind.
+            let next = if !c.name.ends_with(']') || indexed(&c.name).is_none() {
+                None
+            } else {
+                let prev = before.insert(cfold, c.start);
+                let stride = prev.map(|b| c.start - b).or_else(|| self.strides.get(&join(kind, cfold)).copied());
+                if let Some(a) = after[k] {
+                    self.strides.insert(join(kind, cfold), a - c.start);
+                }
+                after[k].or_else(|| stride.map(|d| c.start + d))
+            };
+            let ckind = join(kind, cfold);
+            self.walk_record(w, &ckind, &c.path, &c.children, Some(inst), next, Some((c.start, c.end)));
+        }
+    }
+
+    /// Counts bytes `[s, e)` of a record starting at `lo`: as u32 words where a whole word
+    /// at a record-relative multiple of 4 is inside the range, else byte by byte.
+    #[allow(clippy::too_many_arguments)]
+    fn unexplained(&mut self, w: &Walk, cache: &mut super::KindCache, ek: EntryKind, kind: &str, path: &str, lo: u64, s: u64, e: u64) {
+        let file = w.file;
+        let mut o = s.saturating_sub(lo);
+        let r1 = e.saturating_sub(lo);
+        while o < r1 {
+            let width = if o.is_multiple_of(4) && o + 4 <= r1 { 4 } else { 1 };
+            let abs = lo + o;
+            let Some(b) = usize::try_from(abs).ok().and_then(|a| w.doc.bytes.get(a..a.checked_add(width)?)) else { break };
+            let v = b.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64);
+            let key = (ek as u8, o, width as u8);
+            let id = match cache.bytes.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let ty = if width == 4 { "u32" } else { "u8" };
+                    let id = self.intern(w.format, ek, format!("{}+0x{:02x}", record_name(kind), o), kind, ty);
+                    cache.bytes.insert(key, id);
+                    id
+                }
+            };
+            let en = &mut self.entries[id];
+            en.width = width as u64;
+            en.add(&v.to_string(), Some(v as f64), Some(o), || Place { file, record: path.to_string(), offset: abs }, file);
+            o += width as u64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::{Elem, Fields};
+
+    fn fmt(_: &[u8]) -> String {
+        String::new()
+    }
+
+    #[test]
+    fn holes_skip_spans_and_region_elements() {
+        let mut f = Fields::default();
+        f.add(0, 4, "a", "u32", "0", Confidence::Proven, "");
+        f.add(2, 4, "b", "u32", "0", Confidence::Proven, "");
+        f.add(10, 2, "c", "u16", "0", Confidence::Proven, "");
+        f.add_region(Region {
+            start: 16,
+            stride: 4,
+            count: 2,
+            path: "r".into(),
+            elems: vec![Elem { offset: 0, len: 2, name: String::new(), ty: "u16".into(), confidence: Confidence::Proven, note: String::new(), format: fmt }],
+        });
+        let map = SpanMap::new(f.spans, f.regions);
+        let c = Cover::new(&map);
+        assert_eq!(c.holes(0, 30), vec![(6, 10), (12, 16), (18, 20), (22, 30)]);
+        assert_eq!(c.holes(3, 11), vec![(6, 10)]);
+        assert_eq!(subtract(vec![(0, 10), (20, 30)], (5, 25)), vec![(0, 5), (25, 30)]);
+    }
+}

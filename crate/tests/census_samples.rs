@@ -1,0 +1,88 @@
+//! The real `.ply` samples censused together: the counts the census gives are compared with
+//! counts this test reads from the files' bytes itself (the VERT chunk's vertex_count and
+//! vertex_size, the magic, the file sizes). Skipped until the `.ply` decoder detects them.
+
+use meshscope::census::report::{EntryReport, Shown};
+use meshscope::census::Census;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn samples() -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/gem-ply");
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .expect("the shared samples")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ply"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// vertex_count and vertex_size after the first `VERT` FourCC (spec: VERT, int32, uint16).
+fn vert(b: &[u8]) -> (u64, u64) {
+    let at = b.windows(4).position(|w| w == b"VERT").expect("a VERT chunk") + 4;
+    let count = u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let size = u16::from_le_bytes(b[at + 4..at + 6].try_into().unwrap());
+    (count as u64, size as u64)
+}
+
+fn dist(e: &EntryReport) -> BTreeMap<String, u64> {
+    e.values
+        .iter()
+        .map(|v| {
+            let s = match &v.value {
+                Shown::Number(n) => n.to_string(),
+                Shown::Text(t) => t.clone(),
+            };
+            (s, v.count)
+        })
+        .collect()
+}
+
+fn tally<T: ToString>(xs: impl Iterator<Item = T>) -> BTreeMap<String, u64> {
+    let mut m = BTreeMap::new();
+    for x in xs {
+        *m.entry(x.to_string()).or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn the_samples_censused_together_match_counts_read_from_the_bytes() {
+    let files = samples();
+    assert_eq!(files.len(), 6);
+    if meshscope::open("probe.ply", files[0].1.clone()).format != meshscope::Format::GemPly {
+        eprintln!("skipped: the .ply decoder has not landed");
+        return;
+    }
+    let mut c = Census::new();
+    for (name, bytes) in &files {
+        c.add_file(name, bytes.clone());
+    }
+    let r = c.report(1000);
+    assert_eq!(r.files, 6);
+    assert_eq!(r.bytes, files.iter().map(|f| f.1.len() as u64).sum::<u64>());
+
+    let size = r.entries.iter().find(|e| e.kind == "size" && e.record == "(file)").expect("file sizes");
+    assert_eq!(dist(size), tally(files.iter().map(|f| f.1.len())));
+
+    let magic = r.entries.iter().find(|e| e.kind == "field" && e.values.iter().any(|v| v.value == Shown::Text("EPLY".into())));
+    let magic = magic.expect("a field holding the magic");
+    assert_eq!(dist(magic), tally(files.iter().map(|f| String::from_utf8_lossy(&f.1[..4]).into_owned())));
+
+    let verts: Vec<(u64, u64)> = files.iter().map(|f| vert(&f.1)).collect();
+    let count = r.entries.iter().find(|e| e.kind == "field" && e.path.ends_with("vertex_count") && e.record.starts_with("VERT"));
+    let count = count.expect("VERT vertex_count");
+    assert_eq!(dist(count), tally(verts.iter().map(|v| v.0)));
+    assert_eq!((count.min, count.max), (Some(4.0), Some(16911.0)));
+    let vsize = r.entries.iter().find(|e| e.kind == "field" && e.path.ends_with("vertex_size") && e.record.starts_with("VERT"));
+    assert_eq!(dist(vsize.expect("VERT vertex_size")), tally(verts.iter().map(|v| v.1)));
+    // Each file's vertex array region has vertex_count elements: the census relates them.
+    assert!(
+        count.equals.iter().any(|e| e.starts_with("element count of")),
+        "vertex_count equals its region's element count: {:?}",
+        count.equals
+    );
+}

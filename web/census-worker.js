@@ -1,0 +1,39 @@
+// The census worker: its own wasm instance, so a census of thousands of files never blocks
+// the page. Messages in: {type:'run', files:[{name, file}]}; out: {type:'progress', done,
+// total, bytes, skipped}, then {type:'done', report} or {type:'error', message}. Each file is
+// read, decoded, counted and dropped before the next is read. Cancelling is the page's
+// worker.terminate().
+import init, * as api from '../pkg/meshscope.js';
+
+const ready = init();
+const PROGRESS_MS = 100;
+
+self.onmessage = async (e) => {
+  const m = e.data;
+  try {
+    await ready;
+    if (m.type === 'run') {
+      api.census_new();
+      let bytes = 0;
+      let skipped = 0;
+      let last = 0;
+      for (let i = 0; i < m.files.length; i++) {
+        const { name, file } = m.files[i];
+        const data = new Uint8Array(await file.arrayBuffer());
+        bytes += data.length;
+        const added = api.census_add(data, name);
+        if (added.format === 'unknown') skipped++;
+        const now = performance.now();
+        if (now - last > PROGRESS_MS || i + 1 === m.files.length) {
+          last = now;
+          self.postMessage({ type: 'progress', done: i + 1, total: m.files.length, bytes, skipped, name });
+        }
+      }
+      self.postMessage({ type: 'done', report: api.census_report(m.maxValues ?? 1000) });
+    } else if (m.type === 'lookup') {
+      self.postMessage({ type: 'lookup', id: m.id, entries: api.census_lookup(m.record, m.offset, m.maxValues ?? 50) });
+    }
+  } catch (err) {
+    self.postMessage({ type: 'error', message: String(err?.message ?? err) });
+  }
+};
