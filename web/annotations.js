@@ -7,6 +7,7 @@ import { docs } from './docs.js';
 import { anchorFor, placesOf, describeAnchor } from './anchor.js';
 import { AnnotationStore, TYPES, CONFIDENCES, newId, annotationFile, parseAnnotationFile } from './annotation-store.js';
 import { decodeAs } from './decode.js';
+import { censusLookup } from './census.js';
 
 const el = (tag, props = {}, ...kids) => {
   const e = Object.assign(document.createElement(tag), props);
@@ -23,6 +24,9 @@ export class AnnotationsPanel {
     this.build();
     on('active', () => this.refresh());
     on('selection', () => this.renderForm());
+    // A census row turned into an annotation ("Annotate this" in the census panel).
+    on('annotate-request', (draft) => this.addDraft(draft));
+    on('census', () => this.refresh());
     this.ready = this.store.load().then(() => this.refresh());
   }
 
@@ -99,6 +103,17 @@ export class AnnotationsPanel {
     await this.refresh();
   }
 
+  async addDraft(draft) {
+    const now = new Date().toISOString();
+    try {
+      const a = await this.store.put({ ...draft, id: newId(), created: now });
+      this.say(`annotated ${describeAnchor(a.anchor)} as "${a.name}" from the census`);
+    } catch (e) {
+      this.say(e.message, true);
+    }
+    await this.refresh();
+  }
+
   edit(a) {
     this.editing = a.id;
     this.name.value = a.name;
@@ -144,7 +159,8 @@ export class AnnotationsPanel {
         el('span', { textContent: `${a.type} · ${a.confidence} · ${describeAnchor(a.anchor)}` }),
         el('span', { className: 'ann-count', textContent: doc ? ` · ${places.length} place${places.length === 1 ? '' : 's'} here` : '' }),
         value ? el('div', { className: 'ann-value', textContent: `= ${value}` }) : '',
-        a.note ? el('div', { className: 'ann-note', textContent: a.note }) : '');
+        a.note ? el('div', { className: 'ann-note', textContent: a.note }) : '',
+        censusLine(a));
       const edit = el('button', { type: 'button', textContent: 'Edit' });
       edit.addEventListener('click', () => this.edit(a));
       const del = el('button', { type: 'button', textContent: 'Delete', className: 'ann-delete' });
@@ -188,4 +204,14 @@ export class AnnotationsPanel {
       value: doc ? decodeAs(m.annotation.type, await docs.bytes(doc.handle, m.start, m.end)) : '',
     })));
   }
+}
+
+/** What the last census says of an annotation's bytes, when it covered that record kind. */
+function censusLine(a) {
+  if (a.anchor.kind !== 'record') return '';
+  const entries = censusLookup(a.anchor.record, a.anchor.offset, a.anchor.format);
+  if (!entries.length) return '';
+  const e = entries[0];
+  const top = e.values.slice(0, 3).map((v) => `${v.value} ×${v.count}`).join(', ');
+  return el('div', { className: 'ann-census', textContent: `census: ${e.records} records in ${e.files} files, ${e.distinct} distinct${e.constant ? ' (constant)' : ''}: ${top}` });
 }

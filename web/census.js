@@ -84,7 +84,7 @@ export function runCensus(list, onProgress = () => {}) {
     w.onmessage = (e) => {
       const m = e.data;
       if (m.type === 'progress') onProgress(m);
-      else if (m.type === 'done') { report = m.report; w.terminate(); if (worker === w) worker = null; resolve(report); }
+      else if (m.type === 'done') { report = m.report; emit('census', report); w.terminate(); if (worker === w) worker = null; resolve(report); }
       else if (m.type === 'error') { w.terminate(); if (worker === w) worker = null; reject(new Error(m.message)); }
     };
     w.onerror = (e) => { w.terminate(); reject(new Error(e.message || 'census worker failed')); };
