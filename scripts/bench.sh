@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# npm run bench: every benchmark in one run, so their figures can be compared with each other
+# (this machine is shared: compare ratios within a run, not absolutes across runs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "# machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
+cargo build -q --release --examples
+bash scripts/build.sh
+if [ "${1:-}" = "--ui" ]; then shift; SKIP_DECODE=1; fi
+[ -n "${SKIP_DECODE:-}" ] || {
+echo "## native decode (GEM .ply)";            cargo run -q --release --example bench_gem_ply
+echo "## native decode (Frostbite MeshSet)";   cargo run -q --release --example bench_meshset
+echo "## wasm decode under Node";              node scripts/bench-wasm.mjs
+# The full 48,000-document set takes minutes on 2 cores; N sets the size (default 4,800 here).
+echo "## native census (generated MeshSet-sized documents)"; N="${N:-4800}" cargo run -q --release --example bench_census
+echo "## native census (the six real .ply samples x 84 = 504 files)"; cargo run -q --release --example bench_census -- --repeat 84 ../shared/samples/gem-ply
+echo "## census in wasm (the same 504 files)";  node scripts/bench-census.mjs --repeat 84 ../shared/samples/gem-ply
+}
+echo "## page (hex view)";                     node scripts/bench-page.mjs
+echo "## 3D view";                             node scripts/bench-viewer.mjs
