@@ -55,6 +55,12 @@ docs.attachBytes = (parent, name, bytes) => {
   const b = own(bytes);
   return call('attachBytes', [parent, name, b], { transfer: [b.buffer] });
 };
+/** Attaches a File or bytes to LOD `lod` of MeshSet `parent` by hand: {handle, summary}. */
+docs.attachToLod = (parent, lod, name, data, onProgress) => {
+  if (data instanceof Blob) return call('attachToLod', [parent, lod, name, data], { onProgress });
+  const b = own(data);
+  return call('attachToLod', [parent, lod, name, b], { transfer: [b.buffer], onProgress });
+};
 // `open` and `attach` keep the wasm signature (returning a handle) for the console and tests.
 docs.open = async (name, bytes) => (await docs.openBytes(name, bytes)).handle;
 docs.attach = async (parent, name, bytes) => (await docs.attachBytes(parent, name, bytes)).handle;

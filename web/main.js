@@ -79,13 +79,12 @@ function isChunkName(name) {
   return /\.(chunk|resmeta)$/i.test(name) || /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/i.test(name);
 }
 
-/** Attaches the active document to MeshSet `parent` by hand, replacing its tab. */
-async function attachByHand(doc, parent) {
+/** Attaches the active document to LOD `lod` of MeshSet `parent` by hand (whatever its name
+ *  says), replacing its tab. */
+async function attachByHand(doc, parent, lod) {
   const bytes = doc.file ?? (await docs.bytes(doc.handle, 0, doc.size));
   try {
-    const r = bytes instanceof Blob
-      ? await docs.attachFile(parent, bytes, progressFor(doc.name))
-      : await docs.attachBytes(parent, doc.name, bytes);
+    const r = await docs.attachToLod(parent, lod, doc.name, bytes, progressFor(doc.name));
     const p = state.docs.find((d) => d.handle === parent);
     if (p) p.summary = await docs.summary(parent);
     state.docs.splice(state.docs.indexOf(doc), 1);
@@ -142,8 +141,14 @@ function renderAttach() {
   if (wrap.hidden) { wrap.replaceChildren(); return; }
   const sel = document.createElement('select');
   sel.setAttribute('aria-label', 'Attach this file to a MeshSet');
-  sel.append(new Option('Attach to MeshSet…', ''), ...sets.map((m) => new Option(m.name, m.handle)));
-  sel.addEventListener('change', () => { if (sel.value) attachByHand(doc, Number(sel.value)); });
+  // One choice per LOD of every open MeshSet: "name, LOD n".
+  const choices = sets.flatMap((m) => m.summary.mesh.map((_, lod) => new Option(`${m.name}, LOD ${lod}`, `${m.handle}:${lod}`)));
+  sel.append(new Option('Attach to MeshSet…', ''), ...choices);
+  sel.addEventListener('change', () => {
+    if (!sel.value) return;
+    const [handle, lod] = sel.value.split(':').map(Number);
+    attachByHand(doc, handle, lod);
+  });
   wrap.replaceChildren(sel);
 }
 

@@ -49,6 +49,11 @@ const methods = {
   attachBytes(progress, parent, name, bytes) {
     return opened(api.attach(parent, name, bytes));
   },
+  /** Attaches bytes to LOD `lod` of `parent` by hand, whatever their name says. */
+  async attachToLod(progress, parent, lod, name, data) {
+    const bytes = data instanceof Blob ? await readFile(data, progress) : data;
+    return opened(api.attach_lod(parent, lod, name, bytes));
+  },
   /** What the hex view needs for a window, in one round trip. */
   window(progress, handle, start, end) {
     return { start, bytes: api.bytes(handle, start, end), bounds: api.span_bounds(handle, start, end) };

@@ -129,6 +129,12 @@ impl Document {
         formats::attach(self, name, bytes)
     }
 
+    /// Attaches a companion file to a place the person chose (a MeshSet's LOD), whatever its
+    /// name says.
+    pub fn attach_to_lod(&mut self, lod: usize, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
+        formats::attach_to_lod(self, lod, name, bytes)
+    }
+
     pub fn spans_in(&self, start: u64, end: u64) -> Vec<Span> {
         self.spans.window(start, end, &self.bytes)
     }

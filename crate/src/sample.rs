@@ -64,3 +64,45 @@ mod tests {
         assert!(doc.checks.iter().all(|c| c.passed), "{:?}", doc.checks);
     }
 }
+
+/// A second built-in sample: a MeshSet resource (a cube and a grid in one LOD) and its
+/// geometry chunk, named `<32 hex digits of the GUID>.chunk` as extracted chunks are, so the
+/// page can show a MeshSet with its chunk attached. Made by the MeshSet builder.
+pub fn sample_meshset() -> Vec<(String, Vec<u8>)> {
+    use crate::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh};
+    use crate::formats::frostbite::guid;
+    let b = build(&BuildMesh {
+        name: "meshscope/sample_crate".into(),
+        mesh_type: 0,
+        bone_count: 0,
+        lods: vec![BuildLod {
+            sections: vec![cube("Props/Sample_Metal", 1.0, [0.0, 0.5, 0.0]), grid("Props/Sample_Floor", 4, 0.5)],
+            index_32: false,
+            inline: false,
+        }],
+    });
+    let mut files = vec![("sample_crate.res".to_string(), b.resource)];
+    for (g, c) in b.chunks {
+        files.push((format!("{}.chunk", guid::hex(&g)), c));
+    }
+    files
+}
+
+#[cfg(test)]
+mod meshset_sample_tests {
+    use super::*;
+
+    #[test]
+    fn the_meshset_sample_decodes_with_its_chunk_attached() {
+        let files = sample_meshset();
+        assert_eq!(files.len(), 2, "one resource, one chunk");
+        let mut doc = crate::open(&files[0].0, files[0].1.clone());
+        assert_eq!(doc.format, crate::Format::FrostbiteMeshSet);
+        let chunk = doc.attach(&files[1].0, files[1].1.clone()).expect("the chunk attaches by its GUID name");
+        assert_eq!(chunk.format, crate::Format::FrostbiteChunk);
+        assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+        let lod = &doc.mesh.lods[0];
+        assert_eq!(lod.sections.len(), 2);
+        assert!(lod.triangle_count() >= 12 + 2 * 16, "a cube and a 4x4 grid");
+    }
+}

@@ -71,6 +71,13 @@ pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document
     }
 }
 
+pub fn attach_to_lod(doc: &mut Document, lod: usize, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
+    match doc.format {
+        Format::FrostbiteMeshSet => frostbite::attach_to(doc, lod, name, bytes),
+        other => Err(Error::unsupported(0, "", format!("{} files have no LODs to attach to", other.name()))),
+    }
+}
+
 pub fn rewrite(doc: &Document) -> Option<Result<Vec<u8>, Error>> {
     match &doc.details {
         Details::GemPly(p) => Some(gem_ply::write_with(p, &doc.bytes)),

@@ -71,6 +71,17 @@ pub fn attach(handle: u32, name: &str, bytes: Vec<u8>) -> Result<u32, JsError> {
     Ok(insert(chunk))
 }
 
+/// Attaches a companion file to LOD `lod` of a document by hand; returns the chunk's handle.
+#[wasm_bindgen]
+pub fn attach_lod(handle: u32, lod: u32, name: &str, bytes: Vec<u8>) -> Result<u32, JsError> {
+    let chunk = REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        let doc = r.docs.get_mut(&handle).ok_or_else(|| JsError::new(&format!("no open document {handle}")))?;
+        doc.attach_to_lod(lod as usize, name, bytes).map_err(|e| JsError::new(&e.to_string()))
+    })?;
+    Ok(insert(chunk))
+}
+
 #[wasm_bindgen]
 pub fn summary(handle: u32) -> Result<JsValue, JsError> {
     with_doc(handle, |d| to_js(&d.summary()))
@@ -203,6 +214,19 @@ pub fn hash_range(handle: u32, start: f64, end: f64) -> Result<u32, JsError> {
         let e = (offset(end) as usize).clamp(s, len);
         Ok(d.bytes.get(s..e).map_or(5381, crate::djb2_xor))
     })
+}
+
+/// The built-in MeshSet sample: `[{name, bytes}]`, the resource first, then its chunk.
+#[wasm_bindgen]
+pub fn sample_meshset_files() -> Array {
+    let out = Array::new();
+    for (name, bytes) in crate::sample::sample_meshset() {
+        let o = Object::new();
+        let _ = Reflect::set(&o, &JsValue::from_str("name"), &JsValue::from_str(&name));
+        let _ = Reflect::set(&o, &JsValue::from_str("bytes"), &Uint8Array::from(&bytes[..]));
+        out.push(&o);
+    }
+    out
 }
 
 /// djb2-XOR of bytes, for the value inspector.
