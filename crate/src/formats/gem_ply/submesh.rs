@@ -204,6 +204,11 @@ pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk
     Ok(m)
 }
 
+/// The 0xFF byte that ends an element or tag list.
+fn end_of_list(f: &mut Fields, at: u64, path: &str, conf: Confidence, note: &str) {
+    f.add(at, 1, path, "u8", "0xff (end of list)", conf, note);
+}
+
 /// The SBM1 element and tag lists, each ended by 0xFF; the AS2 SUBM stores the same.
 fn elements_and_tags(
     f: &mut Fields,
@@ -219,15 +224,7 @@ fn elements_and_tags(
         let at = r.offset();
         let tu = r.u8().map_err(|e| e.at_path(&format!("{ep}.type_usage")))?;
         if tu == 0xff {
-            f.add(
-                at,
-                1,
-                format!("{path}.vertex_elements_end"),
-                "u8",
-                "0xff (end of list)",
-                conf,
-                note,
-            );
+            end_of_list(f, at, &format!("{path}.vertex_elements_end"), conf, note);
             break;
         }
         f.add(
@@ -254,15 +251,7 @@ fn elements_and_tags(
         let at = r.offset();
         let ti = r.u8().map_err(|e| e.at_path(&format!("{tp}.tag_index")))?;
         if ti == 0xff {
-            f.add(
-                at,
-                1,
-                format!("{path}.tags_end"),
-                "u8",
-                "0xff (end of list)",
-                conf,
-                note,
-            );
+            end_of_list(f, at, &format!("{path}.tags_end"), conf, note);
             break;
         }
         f.add(
