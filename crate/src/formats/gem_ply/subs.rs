@@ -25,6 +25,30 @@ pub(super) fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// SBM1 and the Assault Squad 2 SUBM: a submesh described by a vertex element list.
+fn element_sub(
+    path: String,
+    face_count_at: u64,
+    (face_start, face_count, flags): (i64, i64, u64),
+    material: &[u8],
+    (layout, layout_error): (Layout, Option<String>),
+) -> Sub {
+    Sub {
+        path,
+        face_start,
+        face_count,
+        face_count_at,
+        two_sided: flags & 1 != 0,
+        mirrored: flags & 0x40 != 0,
+        name: lossy(material),
+        bone_map: None,
+        layout,
+        layout_error,
+        bump: flags & 0x100 != 0,
+        vertex_range: None,
+    }
+}
+
 pub(super) fn subs_of(p: &Parsed) -> Vec<Sub> {
     let mut out = Vec::new();
     let mut places = p.places.subs.iter();
@@ -59,45 +83,24 @@ pub(super) fn subs_of(p: &Parsed) -> Vec<Sub> {
                 bump: m.flags & 0x100 != 0,
                 vertex_range: None,
             },
-            Chunk::Sbm1(s) => {
-                let (layout, layout_error) =
-                    Layout::from_elements(&s.elements, Confidence::Proven, VENDOR);
-                Sub {
-                    path,
-                    face_start: s.face_start as i64,
-                    face_count: s.face_count as i64,
-                    face_count_at: at,
-                    two_sided: s.flags & 1 != 0,
-                    mirrored: s.flags & 0x40 != 0,
-                    name: lossy(&s.material),
-                    bone_map: None,
-                    layout,
-                    layout_error,
-                    bump: s.flags & 0x100 != 0,
-                    vertex_range: None,
-                }
-            }
-            Chunk::SubmAs2(s) => {
-                let (layout, layout_error) = Layout::from_elements(
+            Chunk::Sbm1(s) => element_sub(
+                path,
+                at,
+                (s.face_start as i64, s.face_count as i64, s.flags as u64),
+                &s.material,
+                Layout::from_elements(&s.elements, Confidence::Proven, VENDOR),
+            ),
+            Chunk::SubmAs2(s) => element_sub(
+                path,
+                at,
+                (s.face_start as i64, s.face_count as i64, s.flags as u64),
+                &s.material,
+                Layout::from_elements(
                     &s.elements,
                     Confidence::Observed,
                     "vendor description names the element types and usages; the landscape sample stores them as SBM1 does",
-                );
-                Sub {
-                    path,
-                    face_start: s.face_start as i64,
-                    face_count: s.face_count as i64,
-                    face_count_at: at,
-                    two_sided: s.flags & 1 != 0,
-                    mirrored: s.flags & 0x40 != 0,
-                    name: lossy(&s.material),
-                    bone_map: None,
-                    layout,
-                    layout_error,
-                    bump: s.flags & 0x100 != 0,
-                    vertex_range: None,
-                }
-            }
+                ),
+            ),
             Chunk::Subm(s) => Sub {
                 path,
                 face_start: s.face_start as i64,
