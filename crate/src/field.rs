@@ -105,7 +105,7 @@ impl Fields {
         r: &mut Reader,
         path: &str,
         confidence: Confidence,
-        note: &str,
+        note: &'static str,
     ) -> Result<T> {
         let start = r.offset();
         let v = T::read(r).map_err(|e| e.at_path(path))?;
@@ -120,7 +120,7 @@ impl Fields {
         path: &str,
         names: &[(u64, &str)],
         confidence: Confidence,
-        note: &str,
+        note: &'static str,
     ) -> Result<T> {
         let start = r.offset();
         let v = T::read(r).map_err(|e| e.at_path(path))?;
@@ -143,7 +143,7 @@ impl Fields {
         n: usize,
         path: &str,
         confidence: Confidence,
-        note: &str,
+        note: &'static str,
     ) -> Result<&'a [u8]> {
         let start = r.offset();
         let b = r.bytes(n).map_err(|e| e.at_path(path))?;
@@ -162,7 +162,7 @@ impl Fields {
         r: &mut Reader,
         path: &str,
         confidence: Confidence,
-        note: &str,
+        note: &'static str,
     ) -> Result<[u8; 4]> {
         let start = r.offset();
         let v = r.array::<4>().map_err(|e| e.at_path(path))?;
@@ -176,7 +176,7 @@ impl Fields {
         r: &mut Reader,
         path: &str,
         confidence: Confidence,
-        note: &str,
+        note: &'static str,
     ) -> Result<String> {
         let len_path = format!("{path}.length");
         let n: u8 = self.read(r, &len_path, confidence, note)?;

@@ -7,6 +7,7 @@ pub mod error;
 pub mod export;
 pub mod field;
 pub mod formats;
+pub mod fx;
 pub mod mesh;
 pub mod read;
 pub mod sample;

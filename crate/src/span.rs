@@ -6,6 +6,11 @@
 //! depend on the file's size.
 
 use serde::Serialize;
+use std::borrow::Cow;
+
+/// Text that is usually a literal of the decoder (a type name, a note from the
+/// description): borrowed then, so recording a field does not copy it.
+pub type Text = Cow<'static, str>;
 
 /// How sure we are of a field's meaning: the levels of the format descriptions.
 /// Bytes no span covers are "uncovered", which is not a level.
@@ -45,10 +50,10 @@ pub struct Span {
     /// Structural path, e.g. `lod[0].section[2].vertex_count`.
     pub path: String,
     #[serde(rename = "type")]
-    pub ty: String,
+    pub ty: Text,
     pub value: String,
     pub confidence: Confidence,
-    pub note: String,
+    pub note: Text,
 }
 
 impl Span {
@@ -67,9 +72,9 @@ pub struct Elem {
     pub len: u64,
     /// Field name inside the element; empty when the element is the field (an index).
     pub name: String,
-    pub ty: String,
+    pub ty: Text,
     pub confidence: Confidence,
-    pub note: String,
+    pub note: Text,
     pub format: ElemFormat,
 }
 
@@ -234,10 +239,10 @@ impl Fields {
         start: u64,
         len: u64,
         path: impl Into<String>,
-        ty: impl Into<String>,
+        ty: impl Into<Text>,
         value: impl Into<String>,
         confidence: Confidence,
-        note: impl Into<String>,
+        note: impl Into<Text>,
     ) {
         self.spans.push(Span {
             start,
@@ -303,7 +308,7 @@ mod tests {
                 name: "id".into(),
                 ty: "u16".into(),
                 confidence: Confidence::Inferred,
-                note: String::new(),
+                note: "".into(),
                 format: fmt_u16,
             }],
         });

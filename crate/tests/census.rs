@@ -96,7 +96,7 @@ fn build(i: u32) -> Document {
         stride: 12,
         count: n as u64,
         path: "VERT.vertices".into(),
-        elems: vec![Elem { offset: 0, len: 12, name: "position".into(), ty: "f32[3]".into(), confidence: Confidence::Proven, note: String::new(), format: show }],
+        elems: vec![Elem { offset: 0, len: 12, name: "position".into(), ty: "f32[3]".into(), confidence: Confidence::Proven, note: "".into(), format: show }],
     });
     w.gap(&vec![0x11; 12 * n as usize]);
     w.doc(&format!("file{i:03}.bin"))

@@ -232,6 +232,26 @@ fn inline_geometry_is_read_from_the_trailing_data() {
 }
 
 #[test]
+fn several_inline_lods_follow_each_other_in_the_trailing_data() {
+    // The stock file has one inline LOD; the builder can make more, each with its own
+    // buffers and padding in LOD order, and the decoder must find each where it was put.
+    let mut b = skinned(1, true);
+    b.lods.push(b.lods[0].clone());
+    b.lods[1].inline = true;
+    b.lods[2].sections[0] = grid("Char/Body", 3, 0.25);
+    let built = build(&b);
+    assert!(built.chunks.is_empty());
+    let doc = open("dev.res", built.resource.clone());
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    assert!(doc.checks.iter().all(|c| c.passed), "{:?}", doc.checks.iter().find(|c| !c.passed));
+    assert_eq!(doc.mesh.lods.iter().map(|l| l.vertex_count()).collect::<Vec<_>>(), [24, 24, 16]);
+    let pads: Vec<u64> = doc.spans.fixed().iter().filter(|s| s.path.ends_with(".padding")).map(|s| s.start).collect();
+    assert_eq!(pads.len(), 3, "one four-byte padding after each inline LOD");
+    assert_eq!(*pads.last().unwrap() + 4, built.resource.len() as u64);
+    assert_eq!(doc.rewrite().unwrap().unwrap(), built.resource);
+}
+
+#[test]
 fn chunks_attach_by_text_guid_or_by_hand() {
     let b = build(&rigid());
     let mut doc = open("crate.res", b.resource.clone());

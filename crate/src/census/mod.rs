@@ -13,40 +13,10 @@ use crate::document::Document;
 use crate::formats::Format;
 use accumulate::{Entry, EntryKind};
 use relations::Relations;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeMap;
 use walk::{Cover, Walk};
 
-/// A small, fast, non-cryptographic hasher (the FxHash mix) for the census's hot maps:
-/// their keys are paths and values from files, not attacker-chosen in any way that matters
-/// beyond a slower census.
-#[derive(Default, Clone, Copy)]
-pub struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-        for &b in chunks.remainder() {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+pub use crate::fx::{Fx, FxMap};
 
 /// Entry ids of one record kind, by what the walk sees, so that a known field costs one
 /// lookup by its unfolded name and no allocation.
@@ -77,6 +47,8 @@ pub struct Census {
     /// Record kind (`format|kind`) -> its cache in `caches`.
     kind_ids: FxMap<String, usize>,
     caches: Vec<KindCache>,
+    /// Reused for map keys, so that a lookup that finds its entry allocates nothing.
+    scratch: String,
 }
 
 impl Census {
@@ -86,10 +58,17 @@ impl Census {
 
     /// The entry for (format, kind, path, type), created on first use.
     fn intern(&mut self, format: &'static str, kind: EntryKind, path: String, record: &str, ty: &str) -> usize {
-        let key = format!("{format}|{}|{path}|{ty}", kind.name());
-        if let Some(&i) = self.index.get(&key) {
+        let mut key = std::mem::take(&mut self.scratch);
+        key.clear();
+        for part in [format, "|", kind.name(), "|", &path, "|", ty] {
+            key.push_str(part);
+        }
+        let found = self.index.get(key.as_str()).copied();
+        self.scratch = key;
+        if let Some(i) = found {
             return i;
         }
+        let key = self.scratch.clone();
         let mut e = Entry::new(kind, path, record.to_string(), ty.to_string());
         e.format = format;
         e.kind_id = self.kind_id(format, record);
@@ -100,10 +79,17 @@ impl Census {
 
     /// The id of a record kind of a format.
     pub(crate) fn kind_id(&mut self, format: &str, kind: &str) -> usize {
-        let key = format!("{format}|{kind}");
-        if let Some(&i) = self.kind_ids.get(&key) {
+        let mut key = std::mem::take(&mut self.scratch);
+        key.clear();
+        for part in [format, "|", kind] {
+            key.push_str(part);
+        }
+        let found = self.kind_ids.get(key.as_str()).copied();
+        self.scratch = key;
+        if let Some(i) = found {
             return i;
         }
+        let key = self.scratch.clone();
         self.caches.push(KindCache::default());
         self.kind_ids.insert(key, self.caches.len() - 1);
         self.caches.len() - 1

@@ -334,7 +334,7 @@ mod tests {
             stride: 4,
             count: 2,
             path: "r".into(),
-            elems: vec![Elem { offset: 0, len: 2, name: String::new(), ty: "u16".into(), confidence: Confidence::Proven, note: String::new(), format: fmt }],
+            elems: vec![Elem { offset: 0, len: 2, name: String::new(), ty: "u16".into(), confidence: Confidence::Proven, note: "".into(), format: fmt }],
         });
         let map = SpanMap::new(f.spans, f.regions);
         let c = Cover::new(&map);

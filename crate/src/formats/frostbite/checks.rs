@@ -87,9 +87,9 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     c.push(check("layout flags: header bit 0 and LOD bit 6 clear exactly for inline geometry", header_ok && lods_ok,
         format!("header 0x{:x}; LODs {:?}", h.layout_flags, m.lods.iter().map(|l| format!("0x{:x}", l.layout_flags)).collect::<Vec<_>>()),
         format!("inline LODs {:?}", inline.iter().enumerate().filter(|x| *x.1).map(|x| x.0).collect::<Vec<_>>()), Some(0xA8), "header.layout_flags"));
-    if let Some(l) = m.lods.iter().find(|l| l.inline()) {
-        let want = l.vertex_bytes as u64 + l.index_bytes as u64 + 4;
-        c.push(check("trailing data is the inline LOD's vertex and index buffers and four zero bytes",
+    if m.lods.iter().any(|l| l.inline()) {
+        let want: u64 = m.lods.iter().filter(|l| l.inline()).map(|l| l.vertex_bytes as u64 + l.index_bytes as u64 + 4).sum();
+        c.push(check("trailing data is the inline LODs' vertex and index buffers, each followed by four zero bytes",
             m.trailing.len() as u64 == want && m.trailing.ends_with(&[0, 0, 0, 0]),
             format!("{} trailing bytes", m.trailing.len()), format!("{want} expected"), Some(m.resmeta_computed[0] as u64 + m.resmeta_computed[1] as u64), "trailing"));
     }

@@ -237,7 +237,7 @@ fn section(
                 offset: e.offset as u64,
                 len: size as u64,
                 name: uname,
-                ty: fname.to_string(),
+                ty: fname.into(),
                 confidence: conf,
                 note: "Stored streams occupy consecutive stride * vertex_count ranges from a section's vertex offset.".into(),
                 format: element_format::shower(e.format),

@@ -84,8 +84,10 @@ pub fn decode(bytes: &[u8]) -> Decode {
         Err(e) => d.errors.push(e),
     }
     checks::pointers(&mut d, &m, &ptrs);
-    // Inline geometry: the LOD with an all-zero chunk GUID reads the trailing data.
-    let trailing_at = bytes.len() - m.trailing.len();
+    // Inline geometry: a LOD with an all-zero chunk GUID reads the trailing data. The one
+    // stock file has one such LOD; several (the builder makes them) follow each other in
+    // LOD order, each its vertex buffer, index buffer and four zero bytes.
+    let mut trailing_at = bytes.len() - m.trailing.len();
     d.mesh.lods = m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect();
     m.measures = vec![Vec::new(); m.lods.len()];
     m.chunk_found = vec![false; m.lods.len()];
@@ -98,8 +100,9 @@ pub fn decode(bytes: &[u8]) -> Decode {
             m.chunk_found[i] = true;
             let pad_at = trailing_at + l.vertex_bytes as usize + l.index_bytes as usize;
             if let Ok(mut r) = file.window(pad_at, 4) {
-                let _ = d.fields.bytes(&mut r, 4, "trailing.padding", Confidence::Observed, "The trailing data is the vertex buffer, then the index buffer, then four zero bytes");
+                let _ = d.fields.bytes(&mut r, 4, &format!("trailing.lod[{i}].padding"), Confidence::Observed, "The trailing data is the vertex buffer, then the index buffer, then four zero bytes");
             }
+            trailing_at = pad_at.saturating_add(4);
         }
     }
     checks::records(&mut d, &m);

@@ -27,7 +27,7 @@ impl Ptr {
     }
 }
 
-pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note: &str) -> Result<Ptr> {
+pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note: &'static str) -> Result<Ptr> {
     let at = r.offset();
     let value = r.u64().map_err(|e| e.at_path(path))?;
     let shown = if value == 0 { "0 (null)".to_string() } else { format!("0x{value:x} (-> 0x{:x})", value.wrapping_add(BASE)) };

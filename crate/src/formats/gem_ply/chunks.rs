@@ -26,7 +26,7 @@ pub fn name(
     r: &mut Reader,
     path: &str,
     conf: Confidence,
-    note: &str,
+    note: &'static str,
 ) -> Result<Vec<u8>> {
     let n: u8 = f.read(r, &format!("{path}.length"), conf, note)?;
     let text_path = format!("{path}.text");
@@ -52,14 +52,14 @@ pub fn count_i32(
     r: &mut Reader,
     path: &str,
     conf: Confidence,
-    note: &str,
+    note: &'static str,
 ) -> Result<u32> {
     let at = r.offset();
     let v: i32 = f.read(r, path, conf, note)?;
     u32::try_from(v).map_err(|_| Error::bad_value(at, path, format!("negative count {v}")))
 }
 
-fn elem(len: u64, name: &str, ty: &str, note: &str, format: fn(&[u8]) -> String) -> Elem {
+fn elem(len: u64, name: &str, ty: &'static str, note: &'static str, format: fn(&[u8]) -> String) -> Elem {
     Elem {
         offset: 0,
         len,

@@ -205,7 +205,7 @@ pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk
 }
 
 /// The 0xFF byte that ends an element or tag list.
-fn end_of_list(f: &mut Fields, at: u64, path: &str, conf: Confidence, note: &str) {
+fn end_of_list(f: &mut Fields, at: u64, path: &str, conf: Confidence, note: &'static str) {
     f.add(at, 1, path, "u8", "0xff (end of list)", conf, note);
 }
 
@@ -215,7 +215,7 @@ fn elements_and_tags(
     r: &mut Reader,
     path: &str,
     conf: Confidence,
-    note: &str,
+    note: &'static str,
 ) -> Result<(Vec<Element>, Vec<(u8, u32)>)> {
     let mut elements = Vec::new();
     loop {

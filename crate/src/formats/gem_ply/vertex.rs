@@ -395,9 +395,9 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                     offset: e.offset as u64,
                     len: e.kind.len() as u64,
                     name: e.name.clone(),
-                    ty: e.kind.ty(),
+                    ty: e.kind.ty().into(),
                     confidence: e.confidence,
-                    note: e.note.clone(),
+                    note: e.note.clone().into(),
                     format: e.kind.format(e.sem),
                 })
                 .collect(),
