@@ -106,3 +106,18 @@ mod meshset_sample_tests {
         assert!(lod.triangle_count() >= 12 + 2 * 16, "a cube and a 4x4 grid");
     }
 }
+
+#[cfg(test)]
+mod stored_bounds_tests {
+    #[test]
+    fn the_ply_sample_carries_its_bnds_box_as_numbers() {
+        let doc = crate::open("sample.ply", super::sample_ply());
+        let lod = &doc.mesh.lods[0];
+        let b = lod.stored_bounds.as_ref().expect("BNDS is stored");
+        assert_eq!(b.path, "BNDS.min");
+        // The builder writes the positions' own box.
+        assert_eq!(Some((b.min, b.max)), lod.bounds());
+        assert!(lod.sections.iter().all(|s| s.stored_bounds.is_none()), "submeshes store no box");
+        assert!(lod.bone_bounds.is_empty());
+    }
+}

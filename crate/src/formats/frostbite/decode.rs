@@ -5,7 +5,7 @@ use super::header::{self, HeaderPtrs};
 use super::lod::{self, LodPtrs};
 use super::pool::{layout, Ptr};
 use super::section::{self, SectionPtrs};
-use super::{checks, chunk, relocation, writer, MeshSetDetails};
+use super::{checks, chunk, relocation, stored, writer, MeshSetDetails};
 use crate::document::Decode;
 use crate::error::{Error, Result};
 use crate::field::show_text;
@@ -101,6 +101,9 @@ pub fn decode(bytes: &[u8]) -> Decode {
                 let _ = d.fields.bytes(&mut r, 4, "trailing.padding", Confidence::Observed, "The trailing data is the vertex buffer, then the index buffer, then four zero bytes");
             }
         }
+    }
+    for (i, (out, l)) in d.mesh.lods.iter_mut().zip(&m.lods).enumerate() {
+        stored::fill(out, &m.header, l, i);
     }
     checks::records(&mut d, &m);
     checks::measures(&mut d.checks, &m, &d.mesh);
