@@ -88,3 +88,20 @@ export function canvasPixel([x, y]) {
   g.drawImage(src, 0, 0);
   return [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data];
 }
+
+/** How many canvas pixels are within `tol` (per channel) of the color `rgb` (0..255). */
+export function canvasColorCount([rgb, tol]) {
+  const src = document.getElementById('viewer-canvas');
+  const c = document.createElement('canvas');
+  c.width = src.width;
+  c.height = src.height;
+  const g = c.getContext('2d');
+  g.drawImage(src, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let o = 0; o < d.length; o += 4) {
+    if (Math.abs(d[o] - rgb[0]) <= tol && Math.abs(d[o + 1] - rgb[1]) <= tol && Math.abs(d[o + 2] - rgb[2]) <= tol) n++;
+  }
+  return n;
+}
+

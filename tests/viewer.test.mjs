@@ -1,10 +1,11 @@
 // The 3D view: it draws a lit, framed mesh; a click on a triangle selects its indices in the
-// hex view; a hex selection is highlighted in 3D; the LOD preview switches by distance; too
-// large a mesh and a lost WebGL context end in a message and a recovery, not a blank canvas.
+// hex view; a hex selection is highlighted in 3D; stored and measured bone bounds are drawn
+// apart; the LOD preview switches by distance; too large a mesh and a lost WebGL context end
+// in a message and a recovery.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, OUT } from './browser.mjs';
-import { torusMesh, canvasCoverage, canvasPixel } from './viewer-mesh.mjs';
+import { start, openPage, OUT, dropFiles } from './browser.mjs';
+import { torusMesh, canvasCoverage, canvasPixel, canvasColorCount } from './viewer-mesh.mjs';
 import { validate } from './gltf-validate.mjs';
 import { readFileSync } from 'node:fs';
 
@@ -312,5 +313,73 @@ test('touch: two fingers moving apart zoom in, one finger orbits', async () => {
   assert.equal(d2, d1, 'one finger does not zoom');
   assert.ok(Math.abs(after.share - before.share) > 0.01, `the view turned (${before.share.toFixed(3)} -> ${after.share.toFixed(3)})`);
   assert.equal(await page.evaluate(() => document.getElementById('viewer-canvas').dataset.picked), undefined, 'a drag picks nothing');
+  await page.close();
+});
+
+/** The built-in MeshSet samples' files (resource, chunk) as [{name, bytes}]. */
+const meshSetFiles = (page, fn) => page.evaluate((fn) => window.meshscope.api[fn]()
+  .map((f) => ({ name: f.name, bytes: Array.from(f.bytes) })), fn);
+
+/** Drops a MeshSet with its chunk and waits until the view draws the MeshSet's geometry. */
+async function openMeshSet(page, fn) {
+  const files = await meshSetFiles(page, fn);
+  await dropFiles(page, files);
+  await page.waitForFunction(() => document.querySelectorAll('#tabs [role=tab]').length === 3);
+  await page.locator('#tabs [role=tab]', { hasText: files[0].name }).click();
+  await page.waitForFunction(() => window.meshscope.viewer.mesh?.positions.length > 0, null, { timeout: 20000 });
+  const f = await frames(page);
+  await page.evaluate(() => window.meshscope.viewer.redraw());
+  await nextFrame(page, f - 1);
+  return files;
+}
+
+const activeTab = (page) => page.locator('#tabs [role=tab][aria-selected=true]').textContent();
+
+/** The stored bone boxes' line color, and the measured ones', as 0..255. */
+const BONE_STORED = [191, 13, 64];
+const BONE_MEASURED = [26, 38, 128];
+
+test('a skinned MeshSet shows its stored bone bounds, apart from the measured ones, with a legend', async () => {
+  const page = await openPage(env);
+  const files = await openMeshSet(page, 'sample_skinned_meshset_files');
+  assert.equal(await activeTab(page), files[0].name);
+  const mesh = await page.evaluate(() => window.meshscope.viewer.mesh.boneBounds);
+  assert.equal(mesh.length, 3);
+  // Bone 1 is the body, a 0.8 m box centred at y = 1 (sample.rs), stored as f32.
+  const b1 = mesh[1];
+  assert.equal(b1.bone, 1);
+  [[-0.4, 0.6, -0.4], [0.4, 1.4, 0.4]].forEach((want, k) => want.forEach((x, a) =>
+    assert.ok(Math.abs([b1.min, b1.max][k][a] - x) < 1e-6, `bone 1 ${k ? 'max' : 'min'}[${a}]`)));
+  const crimson = () => page.evaluate(canvasColorCount, [BONE_STORED, 24]);
+  const orange = () => page.evaluate(canvasColorCount, [BONE_MEASURED, 24]);
+  const before = { stored: await crimson(), measured: await orange() };
+  assert.equal(await page.locator('#viewer-boneBoxes').isDisabled(), false, 'the toggle is there for stored bone bounds');
+  let f = await frames(page);
+  await page.check('#viewer-boneBoxes');
+  await nextFrame(page, f);
+  const canvas = page.locator('#viewer-canvas');
+  assert.equal(await canvas.getAttribute('data-bone-boxes'), '3,3', 'three stored and three measured boxes drawn');
+  const on = { stored: await crimson(), measured: await orange() };
+  await page.locator('#viewer-pane').screenshot({ path: `${OUT}viewer-bone-bounds.png` });
+  assert.ok(on.stored - before.stored > 150, `stored bone boxes drawn in their color (${before.stored} -> ${on.stored} pixels)`);
+  assert.ok(on.measured - before.measured > 100, `measured ones, dashed over them, in theirs (${before.measured} -> ${on.measured} pixels)`);
+  const legend = page.locator('#viewer-legend');
+  assert.equal(await legend.isVisible(), true);
+  assert.match(await legend.locator('[data-box=boneStored]').textContent(), /bone bounds stored: 3/);
+  assert.match(await legend.locator('[data-box=boneMeasured]').textContent(), /measured from weights \(dashed\): 3/);
+  // Bounds: the header's and the three sections' stored boxes.
+  f = await frames(page);
+  await page.check('#viewer-bounds');
+  await nextFrame(page, f);
+  assert.equal(await canvas.getAttribute('data-stored-boxes'), '4');
+  assert.match(await legend.locator('[data-box=stored]').textContent(), /bounds stored: header; lod\[0\]\.section\[0\]; lod\[0\]\.section\[1\]; lod\[0\]\.section\[2\]/);
+  f = await frames(page);
+  await page.uncheck('#viewer-boneBoxes');
+  await page.uncheck('#viewer-bounds');
+  await nextFrame(page, f);
+  assert.equal(await canvas.getAttribute('data-bone-boxes'), '0,0');
+  assert.ok(await crimson() <= before.stored + 5, 'the stored bone boxes are gone when off');
+  assert.equal(await legend.isHidden(), true);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });

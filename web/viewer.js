@@ -6,7 +6,7 @@ import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
 import { state, on, select } from './state.js';
 import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from './viewer-controls.js';
-import { weightRamp, boneBoxes, storedBoxes, jointNames, flatInZ } from './viewer-bounds.js';
+import { weightRamp, boneBoxes, storedBoxes, storedBoneBoxes, flatBoxes, jointNames, flatInZ } from './viewer-bounds.js';
 
 const OPT = { wireframe: 1, normals: 2, tangents: 4, bounds: 8, checker: 16, cull: 32 };
 /** Overlay layers in the renderer. */
@@ -14,6 +14,17 @@ const LAYER = { selection: 1, shadow: 2, invalid: 3, grid: 10 };
 /** Above this many triangles the view does not try to draw (a clear message instead). */
 export const MAX_TRIANGLES = 6_000_000;
 const MAX_LINES_TRIANGLES = 1_500_000;
+/**
+ * Box colors (r, g, b in 0..1). Stored boxes are solid, measured ones dashed (the renderer
+ * draws them so; the measured LOD box's color is the renderer's own, repeated here for the
+ * legend).
+ */
+export const BOX_COLORS = {
+  measured: [0.35, 0.2, 0.7],
+  stored: [0.0, 0.6, 0.5],
+  boneMeasured: [0.1, 0.15, 0.5],
+  boneStored: [0.75, 0.05, 0.25],
+};
 
 function el(tag, props = {}) {
   return Object.assign(document.createElement(tag), props);
@@ -27,8 +38,9 @@ export class MeshView {
     this.canvas = el('canvas', { id: 'viewer-canvas', tabIndex: 0 });
     this.message = el('div', { id: 'viewer-message', hidden: true, role: 'status' });
     this.info = el('div', { id: 'viewer-info', ariaLive: 'polite' });
+    this.legend = el('div', { id: 'viewer-legend', hidden: true });
     this.stage.append(this.canvas, this.message);
-    pane.replaceChildren(this.bar, this.stage, this.info);
+    pane.replaceChildren(this.bar, this.stage, this.legend, this.info);
     this.c = buildToolbar(this.bar, {
       lod: (n) => this.showLod(n),
       sections: () => this.applySections(),
@@ -141,7 +153,6 @@ export class MeshView {
     this.selected = null;
     this.c.lod.replaceChildren();
     if (handle == null) return this.say('');
-    this.checks = (await docs.summary(handle).catch(() => null))?.checks ?? [];
     await this.showLod(0, { frame: true });
   }
 
@@ -223,7 +234,8 @@ export class MeshView {
     const names = jointNames(this.mesh);
     this.c.bone.replaceChildren(...names.map((b, k) => el('option', { value: k, textContent: `${k}: ${b}` })));
     this.c.color.querySelector('[value=weights]').disabled = names.length === 0 || !this.mesh.weights.length;
-    this.c.toggles.boneBoxes.disabled = names.length === 0 || !this.mesh.weights.length;
+    // Bone bounds: stored in the file, or measured from the weights.
+    this.c.toggles.boneBoxes.disabled = !storedBoneBoxes(this.mesh).length && (names.length === 0 || !this.mesh.weights.length);
     if (this.c.color.value === 'weights' && names.length === 0) this.c.color.value = 'sections';
     this.c.bone.hidden = this.c.color.value !== 'weights';
   }
@@ -282,10 +294,7 @@ export class MeshView {
     }
     this.view.set_z_up(t.zUp.checked);
     this.view.set_options(bits);
-    this.view.set_boxes(0, t.boneBoxes.checked ? boneBoxes(this.mesh) : new Float32Array(0), 0.95, 0.55, 0.1);
-    const stored = t.bounds.checked ? storedBoxes(this.checks ?? [], this.lod) : [];
-    this.view.set_boxes(1, new Float32Array(stored.flatMap((b) => [...b.min, ...b.max])), 0.0, 0.6, 0.5);
-    this.storedNote = t.bounds.checked ? `bounds: measured (violet)${stored.length ? `, stored (teal): ${stored.map((b) => b.name).join('; ')}` : ', none stored'}` : '';
+    this.applyBoxes();
     const shadow = this.mesh.shadow;
     if (t.shadow.checked && shadow.length) {
       const faces = [];
@@ -298,6 +307,42 @@ export class MeshView {
     this.applyGrid();
     this.describe();
     this.redraw();
+  }
+
+  /**
+   * Bounding boxes: the LOD's measured box and the stored ones ("Bounds"), the bone boxes
+   * stored in the file and those measured from the weights ("Bone bounds"); a legend line
+   * names what is drawn in which color. Counts go to the canvas's data attributes.
+   */
+  applyBoxes() {
+    const t = this.c.toggles;
+    const stored = t.bounds.checked ? storedBoxes(this.mesh) : [];
+    const bonesStored = t.boneBoxes.checked ? storedBoneBoxes(this.mesh) : [];
+    const bonesMeasured = t.boneBoxes.checked ? boneBoxes(this.mesh) : new Float32Array(0);
+    this.view.set_boxes(1, flatBoxes(stored), ...BOX_COLORS.stored);
+    this.view.set_boxes(2, flatBoxes(bonesStored), ...BOX_COLORS.boneStored);
+    this.view.set_boxes(0, bonesMeasured, ...BOX_COLORS.boneMeasured);
+    const ds = this.canvas.dataset;
+    ds.storedBoxes = String(stored.length);
+    ds.boneBoxes = `${bonesStored.length},${bonesMeasured.length / 6}`;
+    const items = [];
+    if (t.bounds.checked) {
+      items.push(['measured', 'bounds measured (dashed)']);
+      items.push(['stored', stored.length ? `bounds stored: ${stored.map((b) => b.name).join('; ')}` : 'no bounds stored']);
+    }
+    if (t.boneBoxes.checked) {
+      items.push(['boneStored', bonesStored.length ? `bone bounds stored: ${bonesStored.length}` : 'no bone bounds stored']);
+      items.push(['boneMeasured', `bone bounds measured from weights (dashed): ${bonesMeasured.length / 6}`]);
+    }
+    this.legend.replaceChildren(...items.map(([k, text]) => {
+      const sw = el('span', { className: 'swatch' });
+      sw.style.background = `rgb(${BOX_COLORS[k].map((x) => Math.round(x * 255)).join(',')})`;
+      const item = el('span', { className: 'legend-item' });
+      item.dataset.box = k;
+      item.append(sw, ` ${text}`);
+      return item;
+    }));
+    this.legend.hidden = !items.length;
   }
 
   /** The landscape grid: one overlay per submesh in its color, and the invalid faces in red. */
@@ -327,7 +372,7 @@ export class MeshView {
   describe(extra = '') {
     const m = this.mesh;
     const base = `LOD ${this.lod}${m.name ? ` (${m.name})` : ''} of ${m.lodCount}: ${(m.positions.length / 3).toLocaleString()} vertices, ${(m.indices.length / 3).toLocaleString()} triangles, ${m.sections.length} sections`;
-    this.info.textContent = [base, this.lodNote, this.storedNote, extra].filter(Boolean).join(' · ');
+    this.info.textContent = [base, this.lodNote, extra].filter(Boolean).join(' · ');
   }
 
   /** LOD preview by distance: picks the LOD the camera distance asks for under the preset. */
