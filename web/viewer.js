@@ -4,7 +4,7 @@
 // selection made elsewhere is highlighted here.
 import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
-import { state, on, select } from './state.js';
+import { state, on, emit, select, setActive } from './state.js';
 import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from './viewer-controls.js';
 import { weightRamp, boneBoxes, storedBoxes, storedBoneBoxes, flatBoxes, jointNames, flatInZ } from './viewer-bounds.js';
 
@@ -78,9 +78,9 @@ export class MeshView {
   async start() {
     this.api = await loadWasm();
     this.createView();
-    on('active', (doc) => this.open(doc?.handle ?? null));
+    on('active', (doc) => this.follow(doc));
     on('selection', (s) => this.highlightSelection(s));
-    if (state.active != null) await this.open(state.active);
+    if (state.active != null) await this.follow(state.docs.find((d) => d.handle === state.active));
   }
 
   createView() {
@@ -146,14 +146,59 @@ export class MeshView {
     this.redraw();
   }
 
+  /**
+   * Follows the active tab. A geometry chunk attached to a MeshSet shows its MeshSet's mesh
+   * (its bytes are that mesh's), so switching between the two keeps the view, the camera and
+   * the picked triangle; the mesh is fetched again only when another file was attached.
+   */
+  async follow(doc) {
+    const owner = doc ? (doc.parent ?? doc.handle) : null;
+    const attached = state.docs.find((d) => d.handle === owner)?.summary?.attached?.length ?? 0;
+    if (owner == null || owner !== this.handle || attached !== this.attachedCount) {
+      this.attachedCount = attached;
+      await this.open(owner);
+    }
+    if (doc && doc.parent === this.handle) await this.showLodOfFile(this.fileOf(doc.handle));
+  }
+
   async open(handle) {
     this.handle = handle;
     this.meshes.clear();
     this.mesh = null;
-    this.selected = null;
     this.c.lod.replaceChildren();
     if (handle == null) return this.say('');
     await this.showLod(0, { frame: true });
+  }
+
+  /**
+   * Which file of the shown mesh's sources (`Source.file`) a tab's bytes are: 0 the document's
+   * own, N its N-th attached chunk; null for a tab of another document.
+   */
+  fileOf(handle) {
+    if (handle == null) return null;
+    if (handle === this.handle) return 0;
+    const d = state.docs.find((x) => x.handle === handle);
+    if (!d || d.parent == null || d.parent !== this.handle) return null;
+    if (d.attachedAs) return d.attachedAs;
+    const names = state.docs.find((x) => x.handle === this.handle)?.summary?.attached ?? [];
+    const k = names.lastIndexOf(d.name);
+    return k >= 0 ? k + 1 : null;
+  }
+
+  /** The open tab holding file `file` of the shown mesh's sources, or null. */
+  docOfFile(file) {
+    if (file === 0) return this.handle ?? state.active;
+    return state.docs.find((d) => d.parent === this.handle && this.fileOf(d.handle) === file)?.handle ?? null;
+  }
+
+  /** Shows the first LOD whose sections read file `file`, unless the LOD shown does. */
+  async showLodOfFile(file) {
+    if (!file || !this.mesh) return;
+    const uses = (m) => m?.sections?.some((s) => s.index_source?.file === file || s.vertex_source?.file === file);
+    if (uses(this.mesh)) return;
+    for (let k = 0; k < this.mesh.lodCount; k++) {
+      if (uses(await this.getMesh(k).catch(() => null))) return this.showLod(k);
+    }
   }
 
   /** Shows mesh objects built elsewhere (tests, the benchmark): `lods[k]` is what `docs.mesh(h, k)` would give. */
@@ -412,21 +457,28 @@ export class MeshView {
     this.view.set_overlay(LAYER.selection, new Uint32Array([tri]), 1.0, 0.85, 0.1);
     this.view.set_marked_vertices(new Uint32Array(idx));
     this.canvas.dataset.picked = String(tri);
+    // The bytes live in the document's own file or in an attached chunk: that tab is made
+    // active, its three indices selected and the triangle's vertices marked in its hex view.
     let where = '';
+    let verts = '';
+    const v = s?.vertex_source;
+    const vertexRanges = v ? idx.map((i) => {
+      const a = v.offset + (i - s.vertex_start) * v.stride;
+      return [a, a + v.stride];
+    }) : [];
+    if (v) verts = ' · vertices at ' + vertexRanges.map(([a]) => `0x${a.toString(16)}`).join(', ');
     if (s?.index_source) {
       const src = s.index_source;
       const start = src.offset + (tri * 3 - s.index_start) * src.stride;
       const end = start + 3 * src.stride;
-      if (src.file === 0) {
-        this.selected = { start, end };
+      const target = this.docOfFile(src.file);
+      const name = src.file ? state.docs.find((d) => d.handle === target)?.name : null;
+      if (target != null) {
+        if (state.active !== target) setActive(target);
+        emit('byte-marks', { handle: this.docOfFile(v?.file), ranges: vertexRanges });
         select(start, end, 'viewer');
       }
-      where = ` · indices at 0x${start.toString(16)}${src.file ? ` in attached file ${src.file}` : ''}`;
-    }
-    let verts = '';
-    if (s?.vertex_source) {
-      const v = s.vertex_source;
-      verts = ' · vertices at ' + idx.map((i) => `0x${(v.offset + (i - s.vertex_start) * v.stride).toString(16)}`).join(', ');
+      where = ` · indices at 0x${start.toString(16)}${src.file ? ` in ${name ?? `attached file ${src.file} (not open)`}` : ''}`;
     }
     this.describe(`triangle ${tri} [${idx.join(', ')}] in section ${k}${s ? ` "${s.name}"` : ''}${where}${verts}`);
     this.redraw();
@@ -434,11 +486,15 @@ export class MeshView {
 
   /** A byte selection from another panel: the vertices and triangles whose bytes it covers. */
   highlightSelection(sel) {
-    if (!this.mesh || !this.view || sel.source === 'viewer' || sel.handle !== this.handle) return;
+    if (!this.mesh || !this.view || sel.source === 'viewer') return;
+    // The selection's tab: the document's own bytes (file 0) or one of its attached chunks.
+    const file = this.fileOf(sel.handle);
+    if (file == null) return;
+    emit('byte-marks', null);
     const tris = new Set();
     const verts = new Set();
     const overlap = (src, count) => {
-      if (!src || src.file !== 0 || !src.stride) return null;
+      if (!src || src.file !== file || !src.stride) return null;
       const end = src.offset + count * src.stride;
       const a = Math.max(sel.start, src.offset);
       const b = Math.min(sel.end, end);
