@@ -45,3 +45,13 @@ export async function openPage(env, hash = '', { viewport = { width: 1400, heigh
   page.errors = errors;
   return page;
 }
+
+/** Drops files given as [{name, bytes: number[]}] on the page, as a person dragging them would. */
+export async function dropFiles(page, files) {
+  const dt = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+    return dt;
+  }, files);
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+}

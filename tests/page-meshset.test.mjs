@@ -3,21 +3,13 @@
 // from the MeshSet builder (wasm sample_meshset_files), never from a game.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, OUT } from './browser.mjs';
+import { start, openPage, OUT, dropFiles } from './browser.mjs';
 
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
-/** Drops files given as [{name, bytes:number[]}] on the page. */
-async function drop(page, files) {
-  const dt = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
-    return dt;
-  }, files);
-  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
-}
+const drop = dropFiles;
 
 const sampleFiles = (page) => page.evaluate(() => window.meshscope.api.sample_meshset_files()
   .map((f) => ({ name: f.name, bytes: Array.from(f.bytes) })));

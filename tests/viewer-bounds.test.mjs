@@ -1,8 +1,8 @@
 // The view's derived values, tested without a browser: joint names, the bone-weight ramp,
-// measured bone boxes, and stored boxes read from the decoders' check strings.
+// measured bone boxes, and the stored boxes the decoders put in the mesh.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jointNames, weightRamp, boneBoxes, storedBoxes, flatInZ } from '../web/viewer-bounds.js';
+import { jointNames, weightRamp, boneBoxes, storedBoxes, storedBoneBoxes, flatBoxes, flatInZ } from '../web/viewer-bounds.js';
 
 // Three vertices: v0 all on joint 0, v1 all on joint 2, v2 split 0.25 / 0.75 over joints 0 / 2.
 const mesh = (boneNames) => ({
@@ -33,25 +33,43 @@ test('bone boxes hold the vertices each joint weighs most', () => {
   assert.deepEqual(b, [0, 0, 0, 0, 0, 0, -1, 2, 1, 1, 5, 3]);
 });
 
-test('stored boxes are read from GEM and MeshSet bound checks, for the LOD shown', () => {
-  const checks = [
-    { name: 'BNDS contains the decoded positions', path: 'BNDS.min', stored: 'min [-1.35, -0.35, -1.35] max [1.35, 0.35, 1.35]' },
-    { name: 'measured lod[0].section[1] bounds', path: 'lod[0].section[1].bounds_min', stored: '[0.0, 1.0, 2.0] [3.0, 4.0, 5.0]' },
-    { name: 'measured lod[1].section[0] bounds', path: 'lod[1].section[0].bounds_min', stored: '[0.0, 0.0, 0.0] [1.0, 1.0, 1.0]' },
-    { name: 'measured header bounds (over every LOD)', path: 'header.bounds_min', stored: '[-2.0, -2.0, -2.0] [2.0, 2.0, 2.0]' },
-    { name: 'measured lod[0].section[1] surface area', path: 'lod[0].section[1].surface_area', stored: '12.5' },
-    { name: 'bad bounds', path: 'x.bounds', stored: '[1, 1, 1] [0, 0, 0]' },
-  ];
-  const b = storedBoxes(checks, 0);
-  assert.deepEqual(b.map((x) => x.name), ['BNDS.min', 'lod[0].section[1].bounds_min', 'header.bounds_min']);
-  assert.deepEqual(b[0], { name: 'BNDS.min', min: [-1.35, -0.35, -1.35], max: [1.35, 0.35, 1.35] });
-  assert.deepEqual(storedBoxes(checks, 1).map((x) => x.name), ['BNDS.min', 'lod[1].section[0].bounds_min', 'header.bounds_min']);
+test('stored boxes come from the mesh as numbers: the whole mesh\'s, then each section\'s', () => {
+  const m = {
+    storedBounds: { path: 'header.bounds_min', min: [-2, -2, -2], max: [2, 2, 2] },
+    sections: [
+      { stored_bounds: { path: 'lod[0].section[0].bounds_min', min: [0, 1, 2], max: [3, 4, 5] } },
+      { stored_bounds: null },
+      { stored_bounds: { path: 'lod[0].section[2].bounds_min', min: [1, 1, 1], max: [0, 0, 0] } }, // min above max
+      { stored_bounds: { path: 'lod[0].section[3].bounds_min', min: [NaN, 0, 0], max: [1, 1, 1] } },
+      {},
+    ],
+  };
+  const b = storedBoxes(m);
+  assert.deepEqual(b.map((x) => x.name), ['header', 'lod[0].section[0]']);
+  assert.deepEqual(b[1], { name: 'lod[0].section[0]', path: 'lod[0].section[0].bounds_min', min: [0, 1, 2], max: [3, 4, 5] });
+  assert.deepEqual(storedBoxes({ storedBounds: { path: 'BNDS.min', min: [-1.35, -0.35, -1.35], max: [1.35, 0.35, 1.35] }, sections: [] })
+    .map((x) => x.name), ['BNDS']);
+  assert.deepEqual(storedBoxes({ sections: [] }), [], 'nothing stored');
+  assert.deepEqual([...flatBoxes(b)], [-2, -2, -2, 2, 2, 2, 0, 1, 2, 3, 4, 5]);
 });
 
-test('the up axis guess: Z only for meshes much flatter in Z than in Y', () => {
+test('stored bone boxes keep their bone id and name; undrawable ones are left out', () => {
+  const m = {
+    boneBounds: [
+      { bone: 5, name: 'bone 5', path: 'pool.bone_bounds[0]', min: [0, 0, 0], max: [1, 1, 1] },
+      { bone: 7, name: 'bone 7', path: 'pool.bone_bounds[1]', min: [0, Infinity, 0], max: [1, 1, 1] },
+      { bone: 9, name: 'bone 9', path: 'pool.bone_bounds[2]', min: [0, 0, 0], max: [0, 0, 0] }, // a point: stored, drawn as nothing
+    ],
+  };
+  assert.deepEqual(storedBoneBoxes(m).map((b) => [b.bone, b.name]), [[5, 'bone 5'], [9, 'bone 9']]);
+  assert.deepEqual(storedBoneBoxes({}), []);
+});
+
+test('the up axis guess: Z only for meshes much flatter in Z than in X and Y', () => {
   const box = (x, y, z) => new Float32Array([0, 0, 0, x, y, z]);
   assert.equal(flatInZ(box(100, 80, 3)), true, 'a landscape lying in x, y');
   assert.equal(flatInZ(box(2, 0.7, 2)), false, 'a torus lying in x, z (Y-up)');
   assert.equal(flatInZ(box(1, 1, 1)), false, 'a cube stays Y-up');
+  assert.equal(flatInZ(box(0.8, 1.8, 0.8)), false, 'a standing figure, thin in X and Z, stays Y-up');
   assert.equal(flatInZ(new Float32Array(0)), false, 'no vertices');
 });

@@ -88,3 +88,52 @@ export function canvasPixel([x, y]) {
   g.drawImage(src, 0, 0);
   return [...g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data];
 }
+
+/** How many canvas pixels are within `tol` (per channel) of the color `rgb` (0..255). */
+export function canvasColorCount([rgb, tol]) {
+  const src = document.getElementById('viewer-canvas');
+  const c = document.createElement('canvas');
+  c.width = src.width;
+  c.height = src.height;
+  const g = c.getContext('2d');
+  g.drawImage(src, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let o = 0; o < d.length; o += 4) {
+    if (Math.abs(d[o] - rgb[0]) <= tol && Math.abs(d[o + 1] - rgb[1]) <= tol && Math.abs(d[o + 2] - rgb[2]) <= tol) n++;
+  }
+  return n;
+}
+
+/**
+ * A point the mesh covers well inside its outline (CSS pixels from the canvas's top left): the
+ * covered pixel nearest the centre whose 9 x 9 neighbourhood is covered too, or null.
+ */
+export function innerCoveredPoint() {
+  const src = document.getElementById('viewer-canvas');
+  const c = document.createElement('canvas');
+  c.width = src.width;
+  c.height = src.height;
+  const g = c.getContext('2d');
+  g.drawImage(src, 0, 0);
+  const d = g.getImageData(0, 0, c.width, c.height).data;
+  const bg = [d[0], d[1], d[2]];
+  const covered = (x, y) => {
+    const o = (y * c.width + x) * 4;
+    return Math.abs(d[o] - bg[0]) + Math.abs(d[o + 1] - bg[1]) + Math.abs(d[o + 2] - bg[2]) > 60;
+  };
+  const inner = (x, y) => {
+    for (let dy = -4; dy <= 4; dy++) for (let dx = -4; dx <= 4; dx++) if (!covered(x + dx, y + dy)) return false;
+    return true;
+  };
+  let best = null;
+  const [cx, cy] = [c.width / 2, c.height / 2];
+  for (let y = 4; y < c.height - 4; y += 2) {
+    for (let x = 4; x < c.width - 4; x += 2) {
+      const dist = Math.hypot(x - cx, y - cy);
+      if ((!best || dist < best[2]) && inner(x, y)) best = [x, y, dist];
+    }
+  }
+  const k = src.width / src.clientWidth;
+  return best ? [best[0] / k, best[1] / k] : null;
+}

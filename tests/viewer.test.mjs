@@ -1,10 +1,11 @@
 // The 3D view: it draws a lit, framed mesh; a click on a triangle selects its indices in the
-// hex view; a hex selection is highlighted in 3D; the LOD preview switches by distance; too
-// large a mesh and a lost WebGL context end in a message and a recovery, not a blank canvas.
+// hex view (in the geometry chunk's tab when they live there); a hex selection is highlighted
+// in 3D; stored and measured bone bounds are drawn apart; the LOD preview switches by
+// distance; too large a mesh and a lost WebGL context end in a message and a recovery.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, OUT } from './browser.mjs';
-import { torusMesh, canvasCoverage, canvasPixel } from './viewer-mesh.mjs';
+import { start, openPage, OUT, dropFiles } from './browser.mjs';
+import { torusMesh, canvasCoverage, canvasPixel, canvasColorCount, innerCoveredPoint } from './viewer-mesh.mjs';
 import { validate } from './gltf-validate.mjs';
 import { readFileSync } from 'node:fs';
 
@@ -312,5 +313,138 @@ test('touch: two fingers moving apart zoom in, one finger orbits', async () => {
   assert.equal(d2, d1, 'one finger does not zoom');
   assert.ok(Math.abs(after.share - before.share) > 0.01, `the view turned (${before.share.toFixed(3)} -> ${after.share.toFixed(3)})`);
   assert.equal(await page.evaluate(() => document.getElementById('viewer-canvas').dataset.picked), undefined, 'a drag picks nothing');
+  await page.close();
+});
+
+/** The built-in MeshSet samples' files (resource, chunk) as [{name, bytes}]. */
+const meshSetFiles = (page, fn) => page.evaluate((fn) => window.meshscope.api[fn]()
+  .map((f) => ({ name: f.name, bytes: Array.from(f.bytes) })), fn);
+
+/** Drops a MeshSet with its chunk and waits until the view draws the MeshSet's geometry. */
+async function openMeshSet(page, fn) {
+  const files = await meshSetFiles(page, fn);
+  await dropFiles(page, files);
+  await page.waitForFunction(() => document.querySelectorAll('#tabs [role=tab]').length === 3);
+  await page.waitForFunction(() => window.meshscope.viewer.mesh?.positions.length > 0, null, { timeout: 20000 });
+  const f = await frames(page);
+  await page.evaluate(() => window.meshscope.viewer.redraw());
+  await nextFrame(page, f - 1);
+  return files;
+}
+
+const activeTab = (page) => page.locator('#tabs [role=tab][aria-selected=true]').textContent();
+
+/** The stored bone boxes' line color, and the measured ones', as 0..255. */
+const BONE_STORED = [191, 13, 64];
+const BONE_MEASURED = [26, 38, 128];
+
+test('a skinned MeshSet shows its stored bone bounds, apart from the measured ones, with a legend', async () => {
+  const page = await openPage(env);
+  const files = await openMeshSet(page, 'sample_skinned_meshset_files');
+  // The chunk's tab is active and the view shows its MeshSet's mesh.
+  assert.equal(await activeTab(page), files[1].name);
+  const mesh = await page.evaluate(() => window.meshscope.viewer.mesh.boneBounds);
+  assert.equal(mesh.length, 3);
+  // Bone 1 is the body, a 0.8 m box centred at y = 1 (sample.rs), stored as f32.
+  const b1 = mesh[1];
+  assert.equal(b1.bone, 1);
+  [[-0.4, 0.6, -0.4], [0.4, 1.4, 0.4]].forEach((want, k) => want.forEach((x, a) =>
+    assert.ok(Math.abs([b1.min, b1.max][k][a] - x) < 1e-6, `bone 1 ${k ? 'max' : 'min'}[${a}]`)));
+  const crimson = () => page.evaluate(canvasColorCount, [BONE_STORED, 24]);
+  const orange = () => page.evaluate(canvasColorCount, [BONE_MEASURED, 24]);
+  const before = { stored: await crimson(), measured: await orange() };
+  assert.equal(await page.locator('#viewer-boneBoxes').isDisabled(), false, 'the toggle is there for stored bone bounds');
+  let f = await frames(page);
+  await page.check('#viewer-boneBoxes');
+  await nextFrame(page, f);
+  const canvas = page.locator('#viewer-canvas');
+  assert.equal(await canvas.getAttribute('data-bone-boxes'), '3,3', 'three stored and three measured boxes drawn');
+  const on = { stored: await crimson(), measured: await orange() };
+  await page.locator('#viewer-pane').screenshot({ path: `${OUT}viewer-bone-bounds.png` });
+  assert.ok(on.stored - before.stored > 150, `stored bone boxes drawn in their color (${before.stored} -> ${on.stored} pixels)`);
+  assert.ok(on.measured - before.measured > 100, `measured ones, dashed over them, in theirs (${before.measured} -> ${on.measured} pixels)`);
+  const legend = page.locator('#viewer-legend');
+  assert.equal(await legend.isVisible(), true);
+  assert.match(await legend.locator('[data-box=boneStored]').textContent(), /bone bounds stored: 3/);
+  assert.match(await legend.locator('[data-box=boneMeasured]').textContent(), /measured from weights \(dashed\): 3/);
+  // Bounds: the header's and the three sections' stored boxes.
+  f = await frames(page);
+  await page.check('#viewer-bounds');
+  await nextFrame(page, f);
+  assert.equal(await canvas.getAttribute('data-stored-boxes'), '4');
+  assert.match(await legend.locator('[data-box=stored]').textContent(), /bounds stored: header; lod\[0\]\.section\[0\]; lod\[0\]\.section\[1\]; lod\[0\]\.section\[2\]/);
+  f = await frames(page);
+  await page.uncheck('#viewer-boneBoxes');
+  await page.uncheck('#viewer-bounds');
+  await nextFrame(page, f);
+  assert.equal(await canvas.getAttribute('data-bone-boxes'), '0,0');
+  assert.ok(await crimson() <= before.stored + 5, 'the stored bone boxes are gone when off');
+  assert.equal(await legend.isHidden(), true);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('picking a MeshSet triangle selects its indices in the chunk tab; selecting there highlights in 3D', async () => {
+  const page = await openPage(env);
+  const files = await openMeshSet(page, 'sample_meshset_files');
+  // Start from the MeshSet's own tab: the pick must switch to the chunk's.
+  await page.locator('#tabs [role=tab]', { hasText: files[0].name }).click();
+  assert.equal(await activeTab(page), files[0].name);
+  const pt = await page.evaluate(innerCoveredPoint);
+  assert.ok(pt, 'found a point on the mesh');
+  const box = await page.locator('#viewer-canvas').boundingBox();
+  await page.mouse.click(box.x + pt[0], box.y + pt[1]);
+  await page.waitForFunction((n) => document.querySelector('#tabs [role=tab][aria-selected=true]')?.textContent === n, files[1].name);
+  const r = await page.evaluate(async () => {
+    const { docs, state, viewer, hex } = window.meshscope;
+    const tri = Number(document.getElementById('viewer-canvas').dataset.picked);
+    const mesh = viewer.mesh;
+    const s = mesh.sections.find((x) => tri * 3 >= x.index_start && tri * 3 < x.index_start + x.index_count);
+    const sel = state.selection;
+    return {
+      tri, sel, viewerHandle: viewer.handle, active: state.active,
+      chunk: state.docs.find((d) => d.handle === state.active),
+      src: s.index_source, vsrc: s.vertex_source, indexStart: s.index_start, vertexStart: s.vertex_start,
+      indices: [...mesh.indices.subarray(tri * 3, tri * 3 + 3)],
+      bytes: [...await docs.bytes(state.active, sel.start, sel.end)],
+      marks: hex.byteMarks,
+    };
+  });
+  assert.equal(r.src.file, 1, 'the sample keeps its indices in the attached chunk');
+  assert.equal(r.chunk.parent, r.viewerHandle, 'the active tab is the chunk of the MeshSet shown');
+  assert.equal(r.sel.handle, r.active, 'the selection is in the chunk tab');
+  const start = r.src.offset + (r.tri * 3 - r.indexStart) * r.src.stride;
+  assert.deepEqual([r.sel.start, r.sel.end], [start, start + 6], 'three u16 indices of the picked triangle');
+  // The selected bytes hold the triangle's indices, relative to its section (the description).
+  const stored = [0, 2, 4].map((o) => r.bytes[o] | (r.bytes[o + 1] << 8));
+  assert.deepEqual(stored, r.indices.map((i) => i - r.vertexStart));
+  // The hex view shows exactly those six bytes selected.
+  await page.waitForSelector(`#hex [data-offset="${start}"][aria-selected=true]`);
+  const selected = await page.locator('#hex [aria-selected=true]').evaluateAll((c) => c.map((x) => Number(x.dataset.offset)));
+  assert.deepEqual(selected, [0, 1, 2, 3, 4, 5].map((k) => start + k));
+  // Its three vertices are marked in the chunk's hex view.
+  const want = r.indices.map((i) => { const a = r.vsrc.offset + (i - r.vertexStart) * r.vsrc.stride; return [a, a + r.vsrc.stride]; });
+  assert.deepEqual(r.marks, { handle: r.active, ranges: want });
+  await page.evaluate((a) => window.meshscope.hex.reveal(a), want[0][0]);
+  await page.waitForSelector(`#hex [data-offset="${want[0][0]}"].vx`);
+  assert.match(await page.locator('#viewer-info').textContent(), new RegExp(`triangle ${r.tri} .*indices at 0x${start.toString(16)} in ${files[1].name}`));
+  await page.screenshot({ path: `${OUT}viewer-pick-chunk.png` });
+
+  // The other way: clicking an index of the chunk's second section highlights its triangle.
+  const s1 = await page.evaluate(() => window.meshscope.viewer.mesh.sections[1].index_source.offset);
+  await page.evaluate((a) => window.meshscope.hex.reveal(a), s1);
+  let f = await frames(page);
+  await page.locator(`#hex [data-offset="${s1}"]`).click();
+  await nextFrame(page, f);
+  assert.equal(await page.locator('#viewer-canvas').getAttribute('data-highlighted'), '1,0', 'one index: its triangle');
+  assert.equal(await page.evaluate(() => window.meshscope.hex.byteMarks), null, 'the picked vertices are no longer marked');
+  // And a vertex's bytes mark that vertex.
+  await page.evaluate((a) => window.meshscope.hex.reveal(a), want[0][0]);
+  f = await frames(page);
+  await page.locator(`#hex [data-offset="${want[0][0]}"]`).click();
+  await nextFrame(page, f);
+  assert.equal(await page.locator('#viewer-canvas').getAttribute('data-highlighted'), '0,1', 'one vertex\'s bytes: that vertex');
+  assert.equal(await activeTab(page), files[1].name);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -2,7 +2,8 @@
 // DOM, and the scroll range is scaled so a 512 MB file scrolls like a 512-byte one. Bytes
 // and span bounds come from the document worker a window at a time (a few screens around
 // the one shown), so painting a screen never waits on the worker unless it jumped far.
-// Each byte carries data-offset and data-confidence; a selected byte aria-selected="true".
+// Each byte carries data-offset and data-confidence; a selected byte aria-selected="true";
+// bytes another panel marks (a picked triangle's vertices) the class `vx`.
 import { state, on, emit, select } from './state.js';
 import { docs } from './docs.js';
 
@@ -45,6 +46,10 @@ export class HexView {
     on('preview', (file) => this.preview(file));
     this.marks = [];
     on('annotations', (marks) => { this.marks = marks; this.invalidate(); this.paint(); });
+    // Bytes another panel points at besides the selection (the 3D view: a picked triangle's
+    // vertices): {handle, ranges: [[start, end], ...]}, or null to clear.
+    this.byteMarks = null;
+    on('byte-marks', (m) => { this.byteMarks = m?.ranges?.length ? m : null; this.invalidate(); this.paint(); });
     this.painted = null; // the selection and cursor the rows show
     on('selection', (sel) => {
       const old = this.painted;
@@ -262,6 +267,7 @@ export class HexView {
     }
     r.el.hidden = false;
     r.off.nodeValue = rowStart.toString(16).padStart(8, '0');
+    const bm = this.byteMarks?.handle === doc.handle ? this.byteMarks.ranges : null;
     let complete = true;
     const k0 = c ? rowStart - c.start : -1;
     for (let i = 0; i < ROW; i++) {
@@ -276,8 +282,9 @@ export class HexView {
       const selected = code >= 0 && sel != null && o >= sel.start && o < sel.end;
       const cur = code >= 0 && o === cursor;
       const ann = code >= 0 && this.marks.length > 0 && this.marks.some((m) => m.start <= o && o < m.end);
+      const vx = code >= 0 && bm != null && bm.some(([a, b]) => a <= o && o < b);
       const cls = code < 0 ? (pending ? 'b pending' : 'b none')
-        : `${LV_CLASS[code]}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}${ann ? ' ann' : ''}`;
+        : `${LV_CLASS[code]}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}${ann ? ' ann' : ''}${vx ? ' vx' : ''}`;
       const ccls = code < 0 ? (pending ? 'c pending' : 'c none')
         : `c lv-${LEVELS[code]}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
       const st = r.k[i];

@@ -50,7 +50,8 @@ async function tryAttach(file) {
     try {
       const r = await docs.attachFile(m.handle, file, progressFor(file.name));
       m.summary = await docs.summary(m.handle);
-      return opened(file.name, r, { parent: m.handle, file });
+      // attachedAs: which attached file it is (the mesh's Source.file) for the 3D view.
+      return opened(file.name, r, { parent: m.handle, file, attachedAs: m.summary.attached.length });
     } catch { /* not this MeshSet's chunk */ }
   }
   return null;
@@ -89,7 +90,7 @@ async function attachByHand(doc, parent, lod) {
     if (p) p.summary = await docs.summary(parent);
     state.docs.splice(state.docs.indexOf(doc), 1);
     docs.close(doc.handle);
-    opened(doc.name, r, { parent, file: doc.file });
+    opened(doc.name, r, { parent, file: doc.file, attachedAs: p?.summary.attached.length });
   } catch (e) {
     setStatus(`could not attach ${doc.name}: ${e.message}`);
   } finally {

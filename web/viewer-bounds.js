@@ -1,5 +1,5 @@
 // Per-vertex and per-bone values the 3D view derives from a docs.mesh object, and the stored
-// bounding boxes it reads from the document's checks. Pure functions (no DOM, no wasm).
+// bounding boxes the decoders put in it. Pure functions (no DOM, no wasm).
 
 /** The weight of `bone` per vertex as colors: dark blue (0) through green to yellow (1). */
 export function weightRamp(mesh, bone) {
@@ -53,30 +53,41 @@ export function boneBoxes(mesh) {
 }
 
 
+/** A box that can be drawn: three finite minimum and maximum coordinates, min <= max. */
+function drawable(b) {
+  const ok = (v) => Array.isArray(v) && v.length === 3 && v.every(Number.isFinite);
+  return !!b && ok(b.min) && ok(b.max) && b.min.every((x, k) => x <= b.max[k]);
+}
+
+/** A stored box's short name from its field path: `header`, `BNDS`, `lod[0].section[1]`. */
+export function boxName(path) {
+  return String(path ?? '').replace(/\.(bounds_)?min$/, '');
+}
+
 /**
- * The stored bounding boxes of LOD `lod`, from the decoder's checks that compare stored bounds
- * with measured ones (GEM `BNDS`: "min [x, y, z] max [x, y, z]"; MeshSet header and section
- * bounds: "[x, y, z] [x, y, z]"). A check naming another LOD (`lod[N]…`) is left out.
+ * The stored bounding boxes of a docs.mesh LOD, as numbers from the decoder: the whole mesh's
+ * (`storedBounds`: GEM `BNDS`, the MeshSet header's) and each section's (`stored_bounds`).
+ * Boxes that cannot be drawn (non-finite, min above max) are left out.
  */
-export function storedBoxes(checks, lod) {
-  const out = [];
-  for (const c of checks ?? []) {
-    if (!/bound|bnds/i.test(`${c.name} ${c.path}`)) continue;
-    const m = /^lod\[(\d+)\]/.exec(c.path ?? '');
-    if (m && Number(m[1]) !== lod) continue;
-    const groups = [...String(c.stored ?? '').matchAll(/\[([^\]]*)\]/g)]
-      .map((g) => g[1].split(',').map((x) => Number(x.trim())));
-    if (groups.length !== 2 || groups.some((g) => g.length < 3 || g.slice(0, 3).some((x) => !Number.isFinite(x)))) continue;
-    const [min, max] = groups.map((g) => g.slice(0, 3));
-    if (min.some((x, k) => x > max[k])) continue;
-    out.push({ name: c.path || c.name, min, max });
-  }
-  return out;
+export function storedBoxes(mesh) {
+  const all = [mesh?.storedBounds, ...(mesh?.sections ?? []).map((s) => s.stored_bounds)];
+  return all.filter(drawable).map((b) => ({ name: boxName(b.path), path: b.path, min: [...b.min], max: [...b.max] }));
+}
+
+/** The stored bone bounds of a docs.mesh LOD (`boneBounds`: bone id, name, box), drawable ones only. */
+export function storedBoneBoxes(mesh) {
+  return (mesh?.boneBounds ?? []).filter(drawable)
+    .map((b) => ({ bone: b.bone, name: b.name, path: b.path, min: [...b.min], max: [...b.max] }));
+}
+
+/** Boxes as the renderer takes them: min x, y, z, max x, y, z per box. */
+export function flatBoxes(boxes) {
+  return new Float32Array(boxes.flatMap((b) => [...b.min, ...b.max]));
 }
 
 /**
  * Whether +Z should be up: the formats state no axis convention, so the view guesses from the
- * shape. A mesh much flatter in Z than in Y (a GEM landscape) is Z-up; anything else Y-up.
+ * shape. A mesh much flatter in Z than in X and Y (a GEM landscape) is Z-up; anything else Y-up.
  */
 export function flatInZ(positions) {
   const min = [Infinity, Infinity, Infinity];
@@ -88,6 +99,7 @@ export function flatInZ(positions) {
       if (x > max[k]) max[k] = x;
     }
   }
-  const [, ey, ez] = max.map((x, k) => x - min[k]);
-  return Number.isFinite(ez) && ez < ey * 0.5;
+  const [ex, ey, ez] = max.map((x, k) => x - min[k]);
+  // Flat against both other axes: a figure thin in Z and X but tall in Y stays Y-up.
+  return Number.isFinite(ez) && ez < ey * 0.5 && ez < ex * 0.5;
 }

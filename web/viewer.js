@@ -4,9 +4,9 @@
 // selection made elsewhere is highlighted here.
 import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
-import { state, on, select } from './state.js';
+import { state, on, emit, select, setActive } from './state.js';
 import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from './viewer-controls.js';
-import { weightRamp, boneBoxes, storedBoxes, jointNames, flatInZ } from './viewer-bounds.js';
+import { weightRamp, boneBoxes, storedBoxes, storedBoneBoxes, flatBoxes, jointNames, flatInZ } from './viewer-bounds.js';
 
 const OPT = { wireframe: 1, normals: 2, tangents: 4, bounds: 8, checker: 16, cull: 32 };
 /** Overlay layers in the renderer. */
@@ -14,6 +14,17 @@ const LAYER = { selection: 1, shadow: 2, invalid: 3, grid: 10 };
 /** Above this many triangles the view does not try to draw (a clear message instead). */
 export const MAX_TRIANGLES = 6_000_000;
 const MAX_LINES_TRIANGLES = 1_500_000;
+/**
+ * Box colors (r, g, b in 0..1). Stored boxes are solid, measured ones dashed (the renderer
+ * draws them so; the measured LOD box's color is the renderer's own, repeated here for the
+ * legend).
+ */
+export const BOX_COLORS = {
+  measured: [0.35, 0.2, 0.7],
+  stored: [0.0, 0.6, 0.5],
+  boneMeasured: [0.1, 0.15, 0.5],
+  boneStored: [0.75, 0.05, 0.25],
+};
 
 function el(tag, props = {}) {
   return Object.assign(document.createElement(tag), props);
@@ -27,8 +38,9 @@ export class MeshView {
     this.canvas = el('canvas', { id: 'viewer-canvas', tabIndex: 0 });
     this.message = el('div', { id: 'viewer-message', hidden: true, role: 'status' });
     this.info = el('div', { id: 'viewer-info', ariaLive: 'polite' });
+    this.legend = el('div', { id: 'viewer-legend', hidden: true });
     this.stage.append(this.canvas, this.message);
-    pane.replaceChildren(this.bar, this.stage, this.info);
+    pane.replaceChildren(this.bar, this.stage, this.legend, this.info);
     this.c = buildToolbar(this.bar, {
       lod: (n) => this.showLod(n),
       sections: () => this.applySections(),
@@ -66,9 +78,9 @@ export class MeshView {
   async start() {
     this.api = await loadWasm();
     this.createView();
-    on('active', (doc) => this.open(doc?.handle ?? null));
+    on('active', (doc) => this.follow(doc));
     on('selection', (s) => this.highlightSelection(s));
-    if (state.active != null) await this.open(state.active);
+    if (state.active != null) await this.follow(state.docs.find((d) => d.handle === state.active));
   }
 
   createView() {
@@ -134,15 +146,59 @@ export class MeshView {
     this.redraw();
   }
 
+  /**
+   * Follows the active tab. A geometry chunk attached to a MeshSet shows its MeshSet's mesh
+   * (its bytes are that mesh's), so switching between the two keeps the view, the camera and
+   * the picked triangle; the mesh is fetched again only when another file was attached.
+   */
+  async follow(doc) {
+    const owner = doc ? (doc.parent ?? doc.handle) : null;
+    const attached = state.docs.find((d) => d.handle === owner)?.summary?.attached?.length ?? 0;
+    if (owner == null || owner !== this.handle || attached !== this.attachedCount) {
+      this.attachedCount = attached;
+      await this.open(owner);
+    }
+    if (doc && doc.parent === this.handle) await this.showLodOfFile(this.fileOf(doc.handle));
+  }
+
   async open(handle) {
     this.handle = handle;
     this.meshes.clear();
     this.mesh = null;
-    this.selected = null;
     this.c.lod.replaceChildren();
     if (handle == null) return this.say('');
-    this.checks = (await docs.summary(handle).catch(() => null))?.checks ?? [];
     await this.showLod(0, { frame: true });
+  }
+
+  /**
+   * Which file of the shown mesh's sources (`Source.file`) a tab's bytes are: 0 the document's
+   * own, N its N-th attached chunk; null for a tab of another document.
+   */
+  fileOf(handle) {
+    if (handle == null) return null;
+    if (handle === this.handle) return 0;
+    const d = state.docs.find((x) => x.handle === handle);
+    if (!d || d.parent == null || d.parent !== this.handle) return null;
+    if (d.attachedAs) return d.attachedAs;
+    const names = state.docs.find((x) => x.handle === this.handle)?.summary?.attached ?? [];
+    const k = names.lastIndexOf(d.name);
+    return k >= 0 ? k + 1 : null;
+  }
+
+  /** The open tab holding file `file` of the shown mesh's sources, or null. */
+  docOfFile(file) {
+    if (file === 0) return this.handle ?? state.active;
+    return state.docs.find((d) => d.parent === this.handle && this.fileOf(d.handle) === file)?.handle ?? null;
+  }
+
+  /** Shows the first LOD whose sections read file `file`, unless the LOD shown does. */
+  async showLodOfFile(file) {
+    if (!file || !this.mesh) return;
+    const uses = (m) => m?.sections?.some((s) => s.index_source?.file === file || s.vertex_source?.file === file);
+    if (uses(this.mesh)) return;
+    for (let k = 0; k < this.mesh.lodCount; k++) {
+      if (uses(await this.getMesh(k).catch(() => null))) return this.showLod(k);
+    }
   }
 
   /** Shows mesh objects built elsewhere (tests, the benchmark): `lods[k]` is what `docs.mesh(h, k)` would give. */
@@ -223,7 +279,8 @@ export class MeshView {
     const names = jointNames(this.mesh);
     this.c.bone.replaceChildren(...names.map((b, k) => el('option', { value: k, textContent: `${k}: ${b}` })));
     this.c.color.querySelector('[value=weights]').disabled = names.length === 0 || !this.mesh.weights.length;
-    this.c.toggles.boneBoxes.disabled = names.length === 0 || !this.mesh.weights.length;
+    // Bone bounds: stored in the file, or measured from the weights.
+    this.c.toggles.boneBoxes.disabled = !storedBoneBoxes(this.mesh).length && (names.length === 0 || !this.mesh.weights.length);
     if (this.c.color.value === 'weights' && names.length === 0) this.c.color.value = 'sections';
     this.c.bone.hidden = this.c.color.value !== 'weights';
   }
@@ -282,10 +339,7 @@ export class MeshView {
     }
     this.view.set_z_up(t.zUp.checked);
     this.view.set_options(bits);
-    this.view.set_boxes(0, t.boneBoxes.checked ? boneBoxes(this.mesh) : new Float32Array(0), 0.95, 0.55, 0.1);
-    const stored = t.bounds.checked ? storedBoxes(this.checks ?? [], this.lod) : [];
-    this.view.set_boxes(1, new Float32Array(stored.flatMap((b) => [...b.min, ...b.max])), 0.0, 0.6, 0.5);
-    this.storedNote = t.bounds.checked ? `bounds: measured (violet)${stored.length ? `, stored (teal): ${stored.map((b) => b.name).join('; ')}` : ', none stored'}` : '';
+    this.applyBoxes();
     const shadow = this.mesh.shadow;
     if (t.shadow.checked && shadow.length) {
       const faces = [];
@@ -298,6 +352,42 @@ export class MeshView {
     this.applyGrid();
     this.describe();
     this.redraw();
+  }
+
+  /**
+   * Bounding boxes: the LOD's measured box and the stored ones ("Bounds"), the bone boxes
+   * stored in the file and those measured from the weights ("Bone bounds"); a legend line
+   * names what is drawn in which color. Counts go to the canvas's data attributes.
+   */
+  applyBoxes() {
+    const t = this.c.toggles;
+    const stored = t.bounds.checked ? storedBoxes(this.mesh) : [];
+    const bonesStored = t.boneBoxes.checked ? storedBoneBoxes(this.mesh) : [];
+    const bonesMeasured = t.boneBoxes.checked ? boneBoxes(this.mesh) : new Float32Array(0);
+    this.view.set_boxes(1, flatBoxes(stored), ...BOX_COLORS.stored);
+    this.view.set_boxes(2, flatBoxes(bonesStored), ...BOX_COLORS.boneStored);
+    this.view.set_boxes(0, bonesMeasured, ...BOX_COLORS.boneMeasured);
+    const ds = this.canvas.dataset;
+    ds.storedBoxes = String(stored.length);
+    ds.boneBoxes = `${bonesStored.length},${bonesMeasured.length / 6}`;
+    const items = [];
+    if (t.bounds.checked) {
+      items.push(['measured', 'bounds measured (dashed)']);
+      items.push(['stored', stored.length ? `bounds stored: ${stored.map((b) => b.name).join('; ')}` : 'no bounds stored']);
+    }
+    if (t.boneBoxes.checked) {
+      items.push(['boneStored', bonesStored.length ? `bone bounds stored: ${bonesStored.length}` : 'no bone bounds stored']);
+      items.push(['boneMeasured', `bone bounds measured from weights (dashed): ${bonesMeasured.length / 6}`]);
+    }
+    this.legend.replaceChildren(...items.map(([k, text]) => {
+      const sw = el('span', { className: 'swatch' });
+      sw.style.background = `rgb(${BOX_COLORS[k].map((x) => Math.round(x * 255)).join(',')})`;
+      const item = el('span', { className: 'legend-item' });
+      item.dataset.box = k;
+      item.append(sw, ` ${text}`);
+      return item;
+    }));
+    this.legend.hidden = !items.length;
   }
 
   /** The landscape grid: one overlay per submesh in its color, and the invalid faces in red. */
@@ -327,7 +417,7 @@ export class MeshView {
   describe(extra = '') {
     const m = this.mesh;
     const base = `LOD ${this.lod}${m.name ? ` (${m.name})` : ''} of ${m.lodCount}: ${(m.positions.length / 3).toLocaleString()} vertices, ${(m.indices.length / 3).toLocaleString()} triangles, ${m.sections.length} sections`;
-    this.info.textContent = [base, this.lodNote, this.storedNote, extra].filter(Boolean).join(' · ');
+    this.info.textContent = [base, this.lodNote, extra].filter(Boolean).join(' · ');
   }
 
   /** LOD preview by distance: picks the LOD the camera distance asks for under the preset. */
@@ -367,21 +457,28 @@ export class MeshView {
     this.view.set_overlay(LAYER.selection, new Uint32Array([tri]), 1.0, 0.85, 0.1);
     this.view.set_marked_vertices(new Uint32Array(idx));
     this.canvas.dataset.picked = String(tri);
+    // The bytes live in the document's own file or in an attached chunk: that tab is made
+    // active, its three indices selected and the triangle's vertices marked in its hex view.
     let where = '';
+    let verts = '';
+    const v = s?.vertex_source;
+    const vertexRanges = v ? idx.map((i) => {
+      const a = v.offset + (i - s.vertex_start) * v.stride;
+      return [a, a + v.stride];
+    }) : [];
+    if (v) verts = ' · vertices at ' + vertexRanges.map(([a]) => `0x${a.toString(16)}`).join(', ');
     if (s?.index_source) {
       const src = s.index_source;
       const start = src.offset + (tri * 3 - s.index_start) * src.stride;
       const end = start + 3 * src.stride;
-      if (src.file === 0) {
-        this.selected = { start, end };
+      const target = this.docOfFile(src.file);
+      const name = src.file ? state.docs.find((d) => d.handle === target)?.name : null;
+      if (target != null) {
+        if (state.active !== target) setActive(target);
+        emit('byte-marks', { handle: this.docOfFile(v?.file), ranges: vertexRanges });
         select(start, end, 'viewer');
       }
-      where = ` · indices at 0x${start.toString(16)}${src.file ? ` in attached file ${src.file}` : ''}`;
-    }
-    let verts = '';
-    if (s?.vertex_source) {
-      const v = s.vertex_source;
-      verts = ' · vertices at ' + idx.map((i) => `0x${(v.offset + (i - s.vertex_start) * v.stride).toString(16)}`).join(', ');
+      where = ` · indices at 0x${start.toString(16)}${src.file ? ` in ${name ?? `attached file ${src.file} (not open)`}` : ''}`;
     }
     this.describe(`triangle ${tri} [${idx.join(', ')}] in section ${k}${s ? ` "${s.name}"` : ''}${where}${verts}`);
     this.redraw();
@@ -389,11 +486,15 @@ export class MeshView {
 
   /** A byte selection from another panel: the vertices and triangles whose bytes it covers. */
   highlightSelection(sel) {
-    if (!this.mesh || !this.view || sel.source === 'viewer' || sel.handle !== this.handle) return;
+    if (!this.mesh || !this.view || sel.source === 'viewer') return;
+    // The selection's tab: the document's own bytes (file 0) or one of its attached chunks.
+    const file = this.fileOf(sel.handle);
+    if (file == null) return;
+    emit('byte-marks', null);
     const tris = new Set();
     const verts = new Set();
     const overlap = (src, count) => {
-      if (!src || src.file !== 0 || !src.stride) return null;
+      if (!src || src.file !== file || !src.stride) return null;
       const end = src.offset + count * src.stride;
       const a = Math.max(sel.start, src.offset);
       const b = Math.min(sel.end, end);

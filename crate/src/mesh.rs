@@ -32,6 +32,30 @@ pub struct Section {
     /// Where the section's first vertex and first index are stored.
     pub vertex_source: Option<Source>,
     pub index_source: Option<Source>,
+    /// The section's bounding box as the file stores it (MeshSet section bounds), `None` when
+    /// not stored. Kept as numbers so the view never parses check text.
+    pub stored_bounds: Option<StoredBox>,
+}
+
+/// A bounding box read from the file (not measured), with the path of the field it was read
+/// from, so the view can name it and compare it with what it measures.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct StoredBox {
+    /// Field path of the stored minimum (e.g. `header.bounds_min`, `BNDS.min`).
+    pub path: String,
+    pub min: [f32; 3],
+    pub max: [f32; 3],
+}
+
+/// One bone's bounding box as the file stores it (MeshSet bone bounds in the pool).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BoneBox {
+    /// The bone id the box belongs to (a bounded bone id, else the bone's index).
+    pub bone: u32,
+    /// The bone's name when stored, else `bone N` as in `Section::bones`.
+    pub name: String,
+    #[serde(flatten)]
+    pub bounds: StoredBox,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -58,6 +82,12 @@ pub struct Lod {
     pub adjacency: Vec<u32>,
     /// A landscape's triangle grid (GEM BAS2 + InfG), when stored.
     pub grid: Option<Grid>,
+    /// The box the file stores around the whole mesh (GEM `BNDS`; the MeshSet header's, which
+    /// covers every LOD), `None` when not stored.
+    pub stored_bounds: Option<StoredBox>,
+    /// Per-bone boxes the file stores (MeshSet bone bounds, the same for every LOD); empty
+    /// when not stored. Boxes measured from the weights are the view's own.
+    pub bone_bounds: Vec<BoneBox>,
 }
 
 /// A landscape triangle grid: the bases that generate its triangles and UVs, and per grid

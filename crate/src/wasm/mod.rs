@@ -148,7 +148,8 @@ fn set(o: &Object, k: &str, v: &JsValue) -> Result<(), JsError> {
 }
 
 /// One LOD as typed arrays: positions, normals, tangents, uvs (one array per set), colors,
-/// joints, weights, indices; sections and bone names as plain objects.
+/// joints, weights, indices; sections, bone names and the stored boxes (`storedBounds`,
+/// `boneBounds`, each section's `stored_bounds`) as plain objects.
 #[wasm_bindgen]
 pub fn mesh(handle: u32, lod: u32) -> Result<JsValue, JsError> {
     with_doc(handle, |d| {
@@ -175,6 +176,8 @@ pub fn mesh(handle: u32, lod: u32) -> Result<JsValue, JsError> {
         set(&o, "grid", &to_js(&l.grid)?)?;
         set(&o, "sections", &to_js(&l.sections)?)?;
         set(&o, "boneNames", &to_js(&l.bone_names)?)?;
+        set(&o, "storedBounds", &to_js(&l.stored_bounds)?)?;
+        set(&o, "boneBounds", &to_js(&l.bone_bounds)?)?;
         Ok(o.into())
     })
 }
@@ -219,8 +222,18 @@ pub fn hash_range(handle: u32, start: f64, end: f64) -> Result<u32, JsError> {
 /// The built-in MeshSet sample: `[{name, bytes}]`, the resource first, then its chunk.
 #[wasm_bindgen]
 pub fn sample_meshset_files() -> Array {
+    file_array(crate::sample::sample_meshset())
+}
+
+/// The built-in skinned MeshSet sample (stored bone bounds), as `sample_meshset_files`.
+#[wasm_bindgen]
+pub fn sample_skinned_meshset_files() -> Array {
+    file_array(crate::sample::sample_meshset_skinned())
+}
+
+fn file_array(files: Vec<(String, Vec<u8>)>) -> Array {
     let out = Array::new();
-    for (name, bytes) in crate::sample::sample_meshset() {
+    for (name, bytes) in files {
         let o = Object::new();
         let _ = Reflect::set(&o, &JsValue::from_str("name"), &JsValue::from_str(&name));
         let _ = Reflect::set(&o, &JsValue::from_str("bytes"), &Uint8Array::from(&bytes[..]));

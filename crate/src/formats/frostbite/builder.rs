@@ -165,6 +165,38 @@ fn section_record(t: &TriMesh, skinned: bool) -> Section {
     }
 }
 
+/// Bone bounds as the builder stores them (one per bone, bone ids 0..bone_count): the box of
+/// the vertices, over every LOD, whose largest weight is on that bone, taking a vertex's joint
+/// as the bone id (the builder's own reading; the description does not say what the boxes
+/// hold). A bone no vertex follows gets an all-zero box. This is what the view measures, so a
+/// built mesh shows its stored and measured bone boxes on top of each other.
+pub fn bone_bounds(b: &BuildMesh) -> Vec<[f32; 8]> {
+    let mut out: Vec<Option<([f32; 3], [f32; 3])>> = vec![None; b.bone_count as usize];
+    for t in b.lods.iter().flat_map(|l| &l.sections) {
+        for (v, p) in t.positions.iter().enumerate() {
+            let (Some(j), Some(w)) = (t.joints.get(v), t.weights.get(v)) else { continue };
+            // The first of equal largest weights as stored (UByte4N), as the view picks it.
+            let mut best = None;
+            let mut bw = 0.0;
+            for k in 0..4 {
+                let q = (w[k].clamp(0.0, 1.0) * 255.0).round();
+                if q > bw {
+                    bw = q;
+                    best = Some(j[k] as usize);
+                }
+            }
+            let Some(slot) = best.and_then(|j| out.get_mut(j)) else { continue };
+            *slot = Some(match *slot {
+                None => (*p, *p),
+                Some((lo, hi)) => ([0, 1, 2].map(|k| lo[k].min(p[k])), [0, 1, 2].map(|k| hi[k].max(p[k]))),
+            });
+        }
+    }
+    out.into_iter()
+        .map(|x| x.map_or([0.0; 8], |(lo, hi)| [lo[0], lo[1], lo[2], 0.0, hi[0], hi[1], hi[2], 0.0]))
+        .collect()
+}
+
 pub fn build(b: &BuildMesh) -> Built {
     let skinned = b.mesh_type != 0;
     let (hsize, lod_bytes) = match b.mesh_type { 1 => (0xe0, 0xbc), 2 => (0xe0, 0xb8), _ => (0xd0, 0xb0) };
@@ -255,10 +287,7 @@ pub fn build(b: &BuildMesh) -> Built {
         if b.mesh_type == 2 {
             h.bone_ids = (0..b.bone_count).collect();
         }
-        h.bone_bounds = (0..b.bone_count).map(|k| {
-            let f = k as f32;
-            [lo[0] + f, lo[1], lo[2], 0.0, hi[0] + f, hi[1], hi[2], 0.0]
-        }).collect();
+        h.bone_bounds = bone_bounds(b);
     }
     let mut details = MeshSetDetails { header: h, lods, trailing, ..Default::default() };
     let resource = writer::write(&details).unwrap_or_default();

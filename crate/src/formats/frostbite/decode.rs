@@ -5,7 +5,7 @@ use super::header::{self, HeaderPtrs};
 use super::lod::{self, LodPtrs};
 use super::pool::{layout, Ptr};
 use super::section::{self, SectionPtrs};
-use super::{checks, chunk, relocation, writer, MeshSetDetails};
+use super::{checks, chunk, relocation, stored, writer, MeshSetDetails};
 use crate::document::Decode;
 use crate::error::{Error, Result};
 use crate::field::show_text;
@@ -104,6 +104,9 @@ pub fn decode(bytes: &[u8]) -> Decode {
             }
             trailing_at = pad_at.saturating_add(4);
         }
+    }
+    for (i, (out, l)) in d.mesh.lods.iter_mut().zip(&m.lods).enumerate() {
+        stored::fill(out, &m.header, l, i);
     }
     checks::records(&mut d, &m);
     checks::measures(&mut d.checks, &m, &d.mesh);

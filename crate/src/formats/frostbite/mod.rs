@@ -15,6 +15,7 @@ pub mod measures;
 pub mod pool;
 pub mod relocation;
 pub mod section;
+pub mod stored;
 pub mod tangent;
 pub mod writer;
 
@@ -121,7 +122,8 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
     let l = m.lods.get(li).ok_or_else(|| Error::bad_value(0, "", format!("no LOD {li}")))?;
     let mut d = Decode::default();
     let data = Reader::new(&bytes);
-    let (lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, li, &data, &format!("lod[{li}]"), file);
+    let (mut lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, li, &data, &format!("lod[{li}]"), file);
+    stored::fill(&mut lod, &m.header, l, li);
     d.facts.push(("LOD".into(), li.to_string()));
     d.facts.push(("chunk GUID".into(), guid::text(&l.chunk)));
     if let Some(x) = m.measures.get_mut(li) { *x = measured; }

@@ -8,7 +8,7 @@ use super::{Chunk, Parsed, Ply};
 use crate::document::{Check, Decode};
 use crate::error::Error;
 use crate::formats::Details;
-use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source};
+use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
 use crate::span::Confidence;
 
 fn check(
@@ -356,6 +356,8 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
                 offset: index_at0 + (a * iw) as u64,
                 stride: iw as u64,
             }),
+            // Submeshes store no box of their own; BNDS is the whole mesh's.
+            stored_bounds: None,
         });
     }
     if subs.is_empty() && icount > 0 {
@@ -406,6 +408,12 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
         }
     }
     lod.grid = grid;
+    // The stored box as numbers, for the view (the check below compares it with the positions).
+    if let Some(Chunk::Bnds { min, max }) =
+        ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. }))
+    {
+        lod.stored_bounds = Some(StoredBox { path: "BNDS.min".into(), min: *min, max: *max });
+    }
 
     // Checks on the vertices.
     if let Some(Chunk::Bnds { min, max }) =

@@ -18,6 +18,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext};
 
 const FOV: f32 = 0.8;
+/// Dashes per edge of a measured box.
+const DASHES: u32 = 8;
 
 /// Option bits of `set_options`.
 pub const WIREFRAME: u32 = 1;
@@ -144,14 +146,17 @@ impl Viewer {
         self.replace_set("marks", &pts, [1.0, 0.1, 0.6], true)
     }
 
-    /// Boxes as min x, y, z, max x, y, z sextuples in a color: `kind` 0 bone bounds, 1 stored
-    /// bounds. An empty array removes that kind.
+    /// Boxes as min x, y, z, max x, y, z sextuples in a color: `kind` 0 bone bounds measured
+    /// from the weights (dashed), 1 stored bounds, 2 stored bone bounds. Stored boxes are solid
+    /// and drawn first, so a measured box on the same edges shows as dashes over them. An empty
+    /// array removes that kind.
     pub fn set_boxes(&mut self, kind: u32, boxes: Vec<f32>, r: f32, g: f32, b: f32) -> Result<(), JsError> {
         let mut pts = Vec::new();
+        let dashes = if kind == 0 { DASHES } else { 0 };
         for x in boxes.chunks_exact(6) {
-            lines::push_box(&mut pts, [x[0], x[1], x[2]], [x[3], x[4], x[5]]);
+            lines::push_box_dashed(&mut pts, [x[0], x[1], x[2]], [x[3], x[4], x[5]], dashes);
         }
-        let name = if kind == 0 { "bone boxes" } else { "stored boxes" };
+        let name = match kind { 0 => "bone boxes", 1 => "stored boxes", _ => "stored bone boxes" };
         self.replace_set(name, &pts, [r, g, b], false)
     }
 
@@ -222,7 +227,10 @@ impl Viewer {
                 for (_, m) in &self.overlays {
                     m.render_with_material(&over, &cam, &[]);
                 }
-                let sets: Vec<&Lines> = self.sets.iter().map(|(_, l)| l).collect();
+                // Stored boxes first: measured ones lying on them are dashed and drawn over them.
+                let stored = |n: &str| n.starts_with("stored");
+                let sets: Vec<&Lines> = self.sets.iter().filter(|(n, _)| stored(n))
+                    .chain(self.sets.iter().filter(|(n, _)| !stored(n))).map(|(_, l)| l).collect();
                 self.lines.draw(&self.ctx, vp, &sets);
                 Ok(())
             })
@@ -300,7 +308,7 @@ impl Viewer {
         if changed & BOUNDS != 0 {
             let mut pts = Vec::new();
             if let (true, Some((min, max))) = (on(BOUNDS), g.bounds) {
-                lines::push_box(&mut pts, min, max);
+                lines::push_box_dashed(&mut pts, min, max, DASHES);
             }
             todo.push(("bounds", pts, [0.35, 0.2, 0.7]));
         }
