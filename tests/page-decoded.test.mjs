@@ -172,3 +172,35 @@ test('the tree is lazy: 100,000 vertices are one node until opened, then buckets
   await page.waitForFunction((p) => document.querySelector('#tree [aria-selected=true]')?.dataset.path.startsWith(p), `VERT.vertices[${v}]`);
   await page.close();
 });
+
+test('a .ply opens structure first: its rows come before its mesh, which follows with its checks', async (t) => {
+  if (needsDecoder()) return t.skip(needsDecoder());
+  const page = await openPage(env);
+  await page.evaluate(() => {
+    // What the document is when the page asks for the rest of it.
+    window.seen = [];
+    const { docs, state } = window.meshscope;
+    const complete = docs.complete;
+    docs.complete = (handle, ...rest) => {
+      const d = state.docs.find((x) => x.handle === handle);
+      window.seen.push({ pending: d?.summary.pending, lods: d?.summary.mesh.length, active: state.active === handle });
+      return complete(handle, ...rest);
+    };
+  });
+  const big = readFileSync(`${SAMPLES}gem-ply/map_4v4_long.ply`);
+  await choose(page, 'map_4v4_long.ply', big);
+  await page.waitForFunction(() => window.meshscope.state.docs.at(-1).summary.pending === false);
+  const doc = await page.evaluate(() => {
+    const d = window.meshscope.state.docs.at(-1);
+    return { name: d.name, mesh: d.summary.mesh, checks: d.summary.checks.length, completeMs: d.timings.completeMs, seen: window.seen };
+  });
+  assert.equal(doc.name, 'map_4v4_long.ply');
+  assert.deepEqual(doc.seen, [{ pending: true, lods: 0, active: true }], 'the tab is open (its rows asked for) before the mesh is decoded');
+  assert.equal(doc.mesh[0].vertices, 16911, 'the completed summary has the mesh');
+  assert.ok(doc.checks > 0 && doc.completeMs >= 0);
+  // The summary panel and the 3D view follow the completed document.
+  await page.waitForFunction(() => !/decoding/.test(document.getElementById('summary').textContent));
+  assert.match(await page.locator('#summary').textContent(), /16,911 vertices/);
+  await page.waitForFunction(() => Number(document.querySelector('#viewer canvas, canvas')?.dataset.frames ?? 0) > 0);
+  await page.close();
+});

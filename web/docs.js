@@ -50,6 +50,8 @@ docs.openBytes = (name, bytes, onProgress) => {
   return call('openBytes', [name, b], { transfer: [b.buffer], onProgress });
 };
 docs.openFile = (file, onProgress) => call('openFile', [file], { onProgress });
+/** Finishes a document opened structure first (its mesh and checks): {handle, summary}. */
+docs.complete = (handle, onProgress) => call('complete', [handle], { onProgress });
 docs.attachFile = (parent, file, onProgress) => call('attachFile', [parent, file], { onProgress });
 docs.attachBytes = (parent, name, bytes) => {
   const b = own(bytes);

@@ -1,12 +1,13 @@
 // The error banner over the hex view: a file that failed to decode still opens with every
 // span decoded before the error, and each error shows its offset and field path as a
 // button that selects the bytes it names.
-import { on, select } from './state.js';
+import { state, on, select } from './state.js';
 
 export class ErrorBanner {
   constructor(el) {
     this.el = el;
     on('active', (doc) => this.render(doc));
+    on('completed', (doc) => { if (doc.handle === state.active) this.render(doc); });
   }
 
   render(doc) {

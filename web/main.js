@@ -67,6 +67,7 @@ export async function openFiles(files) {
       if (f.size >= PREVIEW_MIN) emit('preview', f);
       const r = await docs.openFile(f, progressFor(f.name));
       opened(f.name, r, { file: f });
+      if (r.summary.pending) await complete(r.handle, f.name);
     } catch (e) {
       setStatus(`could not open ${f.name}: ${e.message}`);
       emit('active', state.docs.find((d) => d.handle === state.active) ?? null); // drop the preview
@@ -74,6 +75,18 @@ export async function openFiles(files) {
       setProgress(null);
     }
   }
+}
+
+/** Decodes the rest of a document opened structure first (a big .ply's mesh) while its
+ *  bytes are already on screen, then tells the panels that show the mesh and checks. */
+async function complete(handle, name) {
+  setProgress({ label: `decoding the mesh of ${name}`, done: 0, total: 0 });
+  const r = await docs.complete(handle);
+  const doc = state.docs.find((d) => d.handle === handle);
+  if (!doc) return; // closed meanwhile
+  doc.summary = r.summary;
+  Object.assign(doc.timings ?? (doc.timings = {}), r.timings);
+  emit('completed', doc);
 }
 
 function isChunkName(name) {

@@ -1,7 +1,7 @@
 // The summary: format, size, facts (counts and names), coverage by confidence in percent
 // of bytes, the checks the decoder ran (stored against measured, pass or fail), the LODs
 // and the errors. Links jump to the bytes they name.
-import { on, select } from './state.js';
+import { state, on, select } from './state.js';
 
 const LEVELS = ['proven', 'observed', 'inferred', 'unknown', 'uncovered'];
 
@@ -9,6 +9,7 @@ export class SummaryView {
   constructor(el) {
     this.el = el;
     on('active', (doc) => this.render(doc));
+    on('completed', (doc) => { if (doc.handle === state.active) this.render(doc); });
   }
 
   render(doc) {
@@ -23,6 +24,7 @@ export class SummaryView {
     fact('size', `${s.size.toLocaleString()} bytes`);
     for (const [k, v] of s.facts ?? []) fact(k, v);
     s.mesh?.forEach((l, i) => fact(`LOD ${i}`, `${l.vertices.toLocaleString()} vertices, ${l.triangles.toLocaleString()} triangles, ${l.sections.length} section(s)`));
+    if (s.pending) fact('mesh', 'decoding…');
     if (s.attached?.length) fact('attached', s.attached.join(', '));
     out.push(dl);
     out.push(coverage(s));

@@ -79,6 +79,8 @@ export class MeshView {
     this.api = await loadWasm();
     this.createView();
     on('active', (doc) => this.follow(doc));
+    // A big .ply opens structure first; its mesh arrives with 'completed'.
+    on('completed', (doc) => { if (doc.handle === this.handle) this.open(doc.handle); });
     on('selection', (s) => this.highlightSelection(s));
     if (state.active != null) await this.follow(state.docs.find((d) => d.handle === state.active));
   }
@@ -167,6 +169,10 @@ export class MeshView {
     this.mesh = null;
     this.c.lod.replaceChildren();
     if (handle == null) return this.say('');
+    if (state.docs.find((d) => d.handle === handle)?.summary?.pending) {
+      this.blank();
+      return this.say('Decoding the mesh…');
+    }
     await this.showLod(0, { frame: true });
   }
 

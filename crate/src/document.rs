@@ -45,6 +45,8 @@ pub struct Document {
     pub details: Details,
     /// Names of attached companion files; `Source::file` N refers to `attached[N-1]`.
     pub attached: Vec<String>,
+    /// Opened by `open_structure`: the mesh (and the checks that need it) wait for `complete`.
+    pub pending: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -88,6 +90,8 @@ pub struct Summary {
     pub errors: Vec<ErrorInfo>,
     pub mesh: Vec<LodSummary>,
     pub attached: Vec<String>,
+    /// The mesh and its checks are still to come (`Document::complete`).
+    pub pending: bool,
 }
 
 /// An error as the page and the command line show it.
@@ -120,7 +124,19 @@ impl Document {
             facts: d.facts,
             details: d.details,
             attached: Vec::new(),
+            pending: false,
         }
+    }
+
+    /// Finishes a document opened by `open_structure`: decodes it whole (mesh, checks).
+    /// Nothing to do for one opened whole.
+    pub fn complete(&mut self) {
+        if !self.pending {
+            return;
+        }
+        let bytes = std::mem::take(&mut self.bytes);
+        let d = formats::decode(self.format, &self.name, &bytes);
+        *self = Document::from_decode(&self.name, self.format, bytes, d);
     }
 
     /// Attaches a companion file (a MeshSet's geometry chunk) and returns it as a document
@@ -193,6 +209,7 @@ impl Document {
             errors: self.errors.iter().map(ErrorInfo::from).collect(),
             mesh,
             attached: self.attached.clone(),
+            pending: self.pending,
         }
     }
 
@@ -208,4 +225,14 @@ pub fn open(name: &str, bytes: Vec<u8>) -> Document {
     let format = formats::detect(name, &bytes);
     let decode = formats::decode(format, name, &bytes);
     Document::from_decode(name, format, bytes, decode)
+}
+
+/// Like `open`, but quick on a large file: where the format allows, only the structure is
+/// decoded (spans, tree, structural errors) and the document is `pending` until `complete`.
+pub fn open_structure(name: &str, bytes: Vec<u8>) -> Document {
+    let format = formats::detect(name, &bytes);
+    match formats::decode_structure(format, &bytes) {
+        Some(d) => Document { pending: true, ..Document::from_decode(name, format, bytes, d) },
+        None => open(name, bytes),
+    }
 }

@@ -18,7 +18,7 @@ pub mod tree;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use document::{open, Check, Decode, Document, Summary};
+pub use document::{open, open_structure, Check, Decode, Document, Summary};
 pub use error::{Error, ErrorKind, Result};
 pub use formats::Format;
 pub use span::{Confidence, Span};

@@ -190,3 +190,25 @@ fn mirrored_sample_marks_its_sections() {
     let doc = sample("ger1.ply");
     assert!(doc.mesh.lods[0].sections[0].two_sided);
 }
+
+#[test]
+fn the_structure_first_then_the_mesh_gives_the_whole_decode() {
+    for (name, ..) in TABLE {
+        let whole = sample(name);
+        let mut quick = meshscope::open_structure(name, whole.bytes.clone());
+        assert!(quick.pending, "{name}: a .ply opens structure first");
+        assert!(quick.mesh.lods.is_empty(), "{name}: no mesh before complete");
+        assert_eq!(quick.spans.fixed(), whole.spans.fixed(), "{name}: the same spans at once");
+        assert_eq!(quick.spans.regions().len(), whole.spans.regions().len(), "{name}");
+        assert_eq!(quick.tree, whole.tree, "{name}: the same tree at once");
+        assert!(quick.summary().pending);
+        quick.complete();
+        assert!(!quick.pending);
+        assert_eq!(quick.mesh, whole.mesh, "{name}: complete decodes the mesh");
+        assert_eq!(quick.checks, whole.checks, "{name}");
+        assert_eq!(quick.errors.len(), whole.errors.len(), "{name}");
+    }
+    // A format without a quicker structure pass opens whole.
+    let files = meshscope::sample::sample_meshset();
+    assert!(!meshscope::open_structure(&files[0].0, files[0].1.clone()).pending);
+}

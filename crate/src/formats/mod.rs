@@ -60,6 +60,15 @@ pub fn decode(format: Format, name: &str, bytes: &[u8]) -> Decode {
     }
 }
 
+/// The structure alone, where a format can give it much faster than the whole decode (a
+/// `.ply` whose vertex arrays are most of the work); `None` where it cannot.
+pub fn decode_structure(format: Format, bytes: &[u8]) -> Option<Decode> {
+    match format {
+        Format::GemPly => Some(gem_ply::decode_structure(bytes)),
+        _ => None,
+    }
+}
+
 pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
     match doc.format {
         Format::FrostbiteMeshSet => frostbite::attach(doc, name, bytes),

@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
+mod buffer;
 mod census;
 pub mod view;
 

@@ -43,7 +43,10 @@ fn index_at(data: &[u8], wide: bool, i: usize) -> u32 {
     }
 }
 
-pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
+/// Turns a parse into a decode. Without `mesh` it stops before the vertex arrays: the
+/// spans, regions, index checks and errors of the structure are all there, which is what
+/// the hex view needs first on a large file (the mesh follows in a second call).
+pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     let mut d = Decode::default();
     let mut subs = subs_of(&p);
     let Parsed {
@@ -207,6 +210,10 @@ pub fn finish(p: Parsed, bytes: &[u8]) -> Decode {
             Some(*at),
             path,
         ));
+    }
+
+    if !mesh {
+        return d;
     }
 
     // The mesh.

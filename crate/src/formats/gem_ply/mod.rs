@@ -414,8 +414,17 @@ pub fn parse(bytes: &[u8]) -> Parsed {
 
 /// Decodes a whole file: the cheap pass, then the vertex layout, mesh and checks.
 pub fn decode(bytes: &[u8]) -> Decode {
+    decode_with(bytes, true)
+}
+
+/// The decode without the mesh (see `extract::finish`).
+pub fn decode_structure(bytes: &[u8]) -> Decode {
+    decode_with(bytes, false)
+}
+
+fn decode_with(bytes: &[u8], mesh: bool) -> Decode {
     let p = parse(bytes);
-    let mut d = extract::finish(p, bytes);
+    let mut d = extract::finish(p, bytes, mesh);
     if let Details::GemPly(ref ply) = d.details {
         d.facts
             .insert(0, ("chunks".into(), ply.chunk_ids().join(" ")));
