@@ -49,6 +49,8 @@ pub struct Census {
     caches: Vec<KindCache>,
     /// Reused for map keys, so that a lookup that finds its entry allocates nothing.
     scratch: String,
+    /// Reused for each record's values in scope (relations).
+    scope: relations::Scope,
 }
 
 impl Census {
@@ -152,20 +154,20 @@ impl Census {
                 continue;
             }
             // Own and enclosing records first, so their value wins over a file-wide duplicate.
-            let mut scope = Vec::with_capacity(file_scope.len() + inst.values.len() * 2);
+            let mut scope = std::mem::take(&mut self.scope);
+            scope.clear();
             let mut p = Some(n);
             while let Some(k) = p {
-                scope.extend_from_slice(&insts[k].values);
+                insts[k].values.iter().for_each(|&(id, v)| scope.put(id, v));
                 p = insts[k].parent;
             }
-            scope.extend_from_slice(&file_scope);
-            scope.sort_by_key(|x| x.0);
-            scope.dedup_by_key(|x| x.0);
+            file_scope.iter().for_each(|&(id, v)| scope.put(id, v));
             for &(a, va) in &inst.values {
                 if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) {
                     self.relations.observe(a, va, &scope);
                 }
             }
+            self.scope = scope;
         }
     }
 }

@@ -6,6 +6,48 @@
 //! each later record keeps only the candidates that are present and still equal. The lists
 //! only shrink, so after a few files almost no work is left.
 
+/// The values in scope of one record: one per entry, the first one put in winning (own and
+/// enclosing records go in before file-wide values). Stamped slots indexed by entry id, so
+/// filling it costs no sort and no allocation once it has grown to the number of entries.
+#[derive(Debug, Default)]
+pub struct Scope {
+    stamp: u32,
+    slots: Vec<(u32, f64)>,
+    ids: Vec<usize>,
+}
+
+impl Scope {
+    /// Empties the scope.
+    pub fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // After 2^32 clears the stamps could collide: start the slots afresh.
+            self.slots.iter_mut().for_each(|s| s.0 = 0);
+            self.stamp = 1;
+        }
+        self.ids.clear();
+    }
+
+    /// Puts entry `id`'s value in scope unless it has one already.
+    pub fn put(&mut self, id: usize, v: f64) {
+        if self.slots.len() <= id {
+            self.slots.resize(id + 1, (0, 0.0));
+        }
+        if self.slots[id].0 != self.stamp {
+            self.slots[id] = (self.stamp, v);
+            self.ids.push(id);
+        }
+    }
+
+    pub fn get(&self, id: usize) -> Option<f64> {
+        self.slots.get(id).filter(|s| s.0 == self.stamp).map(|s| s.1)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.ids.iter().map(|&id| (id, self.slots[id].1))
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Relations {
     /// Field entry -> entries it has equaled in every record so far.
@@ -18,19 +60,17 @@ impl Relations {
         self.alive.get(a).and_then(|x| x.as_ref()).is_none_or(|l| !l.is_empty())
     }
 
-    /// One record's value `va` of field `a`, against `scope` (sorted by entry id, one value
-    /// per entry).
-    pub fn observe(&mut self, a: usize, va: f64, scope: &[(usize, f64)]) {
-        let find = |b: usize| scope.binary_search_by_key(&b, |x| x.0).ok().map(|i| scope[i].1);
+    /// One record's value `va` of field `a`, against the values in `scope`.
+    pub fn observe(&mut self, a: usize, va: f64, scope: &Scope) {
         if self.alive.len() <= a {
             self.alive.resize(a + 1, None);
         }
         match &mut self.alive[a] {
             None => {
-                let list = scope.iter().filter(|&&(b, vb)| b != a && vb == va).map(|&(b, _)| b).collect();
+                let list = scope.iter().filter(|&(b, vb)| b != a && vb == va).map(|(b, _)| b).collect();
                 self.alive[a] = Some(list);
             }
-            Some(list) => list.retain(|&b| find(b) == Some(va)),
+            Some(list) => list.retain(|&b| scope.get(b) == Some(va)),
         }
     }
 
@@ -55,10 +95,19 @@ mod tests {
     #[test]
     fn candidates_only_shrink() {
         let mut r = Relations::default();
-        r.observe(0, 5.0, &[(0, 5.0), (1, 5.0), (2, 5.0), (3, 1.0)]);
-        r.observe(0, 6.0, &[(0, 6.0), (1, 6.0), (2, 7.0), (3, 6.0)]);
+        let mut s = Scope::default();
+        let mut scope = |vals: &[(usize, f64)]| {
+            s.clear();
+            vals.iter().for_each(|&(id, v)| s.put(id, v));
+            std::mem::take(&mut s)
+        };
+        r.observe(0, 5.0, &scope(&[(0, 5.0), (1, 5.0), (2, 5.0), (3, 1.0)]));
+        r.observe(0, 6.0, &scope(&[(0, 6.0), (1, 6.0), (2, 7.0), (3, 6.0)]));
         assert_eq!(r.pairs(), vec![(0, 1)], "3 was unequal first, 2 later");
-        r.observe(0, 8.0, &[(0, 8.0)]);
+        let once = scope(&[(0, 8.0), (0, 9.0)]);
+        assert_eq!(once.get(0), Some(8.0), "the first value put in wins");
+        assert_eq!(once.get(1), None);
+        r.observe(0, 8.0, &once);
         assert!(r.pairs().is_empty(), "a missing candidate ends the relation");
         assert!(!r.wants(0));
         assert!(r.wants(9));
