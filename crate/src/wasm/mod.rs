@@ -253,6 +253,9 @@ pub fn djb2_xor(bytes: &[u8]) -> u32 {
 #[wasm_bindgen]
 pub fn export_glb(handle: u32) -> Result<Uint8Array, JsError> {
     with_doc(handle, |d| {
+        if d.pending {
+            return Err(JsError::new("the mesh is still being decoded; export it when it is shown"));
+        }
         let glb = crate::export::gltf::write_glb(&d.mesh, &d.name).map_err(|e| JsError::new(&e))?;
         Ok(Uint8Array::from(&glb[..]))
     })
