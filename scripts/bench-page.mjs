@@ -70,12 +70,14 @@ async function timeToRows(page, name, size, ply) {
     const chosen = performance.getEntriesByName('file-chosen')[0];
     const d = window.meshscope.state.docs.find((x) => x.handle === window.meshscope.state.active);
     const bytes = performance.getEntriesByName(`hex-first-bytes:${name}`)[0];
+    const early = performance.getEntriesByName(`hex-first-decoded-preview:${name}`)[0];
     // The mesh follows (structure first): wait for it, so what follows is measured on a quiet page.
     await new Promise((ok) => { const t = setInterval(() => { if (!d.summary.pending) { clearInterval(t); ok(); } }, 20); });
     const s = d.summary;
     const mesh = performance.now() - chosen.startTime;
     return {
       ms: m.startTime - chosen.startTime, bytesMs: bytes ? bytes.startTime - chosen.startTime : null, meshMs: mesh,
+      earlyMs: early ? early.startTime - chosen.startTime : null,
       readMs: d.timings?.readMs, allocMs: d.timings?.allocMs, decodeMs: d.timings?.decodeMs, completeMs: d.timings?.completeMs, format: s.format, size: s.size, errors: s.errors.length,
     };
   }, name);
@@ -148,7 +150,8 @@ try {
     for (const kind of KINDS) {
       const name = `${kind}-${mb}MB.${kind === 'ply' ? 'ply' : 'bin'}`;
       const r = await timeToRows(page, name, size, kind === 'ply' ? tiledPly(size) : null);
-      const pre = r.bytesMs == null ? '' : `first bytes (undecoded preview) ${r.bytesMs.toFixed(0)} ms, `;
+      const pre = (r.bytesMs == null ? '' : `first bytes (undecoded preview) ${r.bytesMs.toFixed(0)} ms, `)
+        + (r.earlyMs == null ? '' : `first rows decoded from the first 64 KB read ${r.earlyMs.toFixed(0)} ms, `);
       const mesh = r.completeMs != null ? `; the mesh after ${r.meshMs.toFixed(0)} ms (its decode ${r.completeMs.toFixed(0)} ms)` : '';
       console.log(`${name}: ${pre}first decoded rows ${r.ms.toFixed(0)} ms after choosing [worker: read ${r.readMs.toFixed(0)} ms (of which making the buffer ${r.allocMs?.toFixed(0)} ms), decode ${r.decodeMs.toFixed(0)} ms]${mesh} (${r.format}, ${r.size} bytes, ${r.errors} decode errors)`);
       if (mb === Math.max(...SIZES)) {

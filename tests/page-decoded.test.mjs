@@ -204,3 +204,46 @@ test('a .ply opens structure first: its rows come before its mesh, which follows
   await page.waitForFunction(() => Number(document.querySelector('#viewer canvas, canvas')?.dataset.frames ?? 0) > 0);
   await page.close();
 });
+
+/** enumerator_background1.ply with its VERT chunk tiled to about `bytes` (as the page benchmark makes it). */
+function tiledPly(bytes) {
+  const v = SMALL.indexOf('VERT');
+  const count = SMALL.readInt32LE(v + 4);
+  const stride = SMALL.readUInt16LE(v + 8);
+  const body = SMALL.subarray(v + 12, v + 12 + count * stride);
+  const n = Math.floor((bytes - SMALL.length) / stride);
+  const head = Buffer.from(SMALL.subarray(0, v + 12));
+  head.writeInt32LE(n, head.length - 8);
+  const tiles = Buffer.concat(Array(Math.ceil((n * stride) / body.length)).fill(body)).subarray(0, n * stride);
+  return Buffer.concat([head, tiles, SMALL.subarray(v + 12 + count * stride)]);
+}
+
+test('a big file: its first rows are colored from the first bytes read, as the whole decode colors them', async (t) => {
+  if (needsDecoder()) return t.skip(needsDecoder());
+  const page = await openPage(env);
+  await page.evaluate(() => {
+    // What the hex view shows when it paints the rows decoded from the first bytes alone.
+    window.early = null;
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name, ...rest) => {
+      if (name.startsWith('hex-first-decoded-preview:') && !window.early) {
+        window.early = [...document.querySelectorAll('#hex .b[data-offset]')].map((b) => [b.dataset.offset, b.dataset.confidence ?? null]);
+        window.earlyPreview = window.meshscope.hex.doc.preview === true;
+      }
+      return mark(name, ...rest);
+    };
+  });
+  await choose(page, 'tiled.ply', tiledPly(12 << 20));
+  await page.waitForFunction(() => window.meshscope.state.docs.at(-1).name === 'tiled.ply' && !window.meshscope.state.docs.at(-1).summary.pending);
+  const { early, earlyPreview } = await page.evaluate(() => ({ early: window.early, earlyPreview: window.earlyPreview }));
+  assert.ok(early?.length > 100, 'rows were painted from the first bytes read');
+  assert.equal(earlyPreview, true, 'while the file was still a preview');
+  assert.ok(early.every(([, c]) => c != null), 'every shown byte had its confidence');
+  await page.evaluate(() => window.meshscope.hex.scrollToRow(0));
+  await page.waitForSelector('#hex [data-offset="0"][data-confidence]');
+  const final = Object.fromEntries(await page.evaluate(() => [...document.querySelectorAll('#hex .b[data-offset]')].map((b) => [b.dataset.offset, b.dataset.confidence])));
+  const differ = early.filter(([o, c]) => final[o] != null && final[o] !== c);
+  assert.deepEqual(differ, [], 'the early colors are the decoded document\'s');
+  assert.equal(final['0'], 'proven');
+  await page.close();
+});

@@ -44,6 +44,7 @@ export class HexView {
     new ResizeObserver(() => { this.viewH = this.body.clientHeight; this.scrollPx = null; this.layout(); }).observe(this.el);
     on('active', (doc) => this.show(doc));
     on('preview', (file) => this.preview(file));
+    on('preview-decoded', ({ name, window: w }) => this.previewDecoded(name, w));
     this.marks = [];
     on('annotations', (marks) => { this.marks = marks; this.invalidate(); this.paint(); });
     // Bytes another panel points at besides the selection (the 3D view: a picked triangle's
@@ -64,6 +65,7 @@ export class HexView {
     this.doc = doc;
     this.top = 0;
     this.cache = null;
+    if (!doc?.preview) this.provisional = null;
     this.firstPaint = doc ? doc.handle : null;
     this.painted = null;
     this.invalidate();
@@ -75,7 +77,19 @@ export class HexView {
   /** Shows a file's bytes straight from the File while the worker reads and decodes it:
    *  no confidence yet (no data-confidence), but the bytes are there at once. */
   preview(file) {
+    this.provisional = null;
     this.show({ handle: -1, name: file.name, size: file.size, file, preview: true });
+  }
+
+  /** The first rows of a previewed file, decoded by the worker from the bytes read so far:
+   *  they are shown with their confidence until the document itself replaces the preview. */
+  previewDecoded(name, w) {
+    if (!this.doc?.preview || this.doc.name !== name) return;
+    this.provisional = { handle: -1, pending: false, provisional: true, ...decodeWindow(w.start, w.bytes, w.bounds) };
+    this.cache = this.provisional;
+    this.firstDecoded = name;
+    this.invalidate();
+    this.paint();
   }
 
   get totalRows() {
@@ -167,6 +181,8 @@ export class HexView {
 
   /** Asks the worker for the window around [start, end) unless the cache holds it. */
   ensure(start, end) {
+    const p = this.provisional;
+    if (this.doc.preview && p && p.start <= start && p.end >= end) { this.cache = p; return; }
     const c = this.cache;
     if (c && c.handle === this.doc.handle && c.start <= start && c.end >= end) return;
     const want = {
@@ -238,6 +254,10 @@ export class HexView {
       if (!r.valid && rowStart < doc.size) complete = false;
       if (r.y !== j) { r.y = j; r.el.style.transform = `translateY(${j * ROW_PX}px)`; }
       if (r.index !== rowStart / ROW) { r.index = rowStart / ROW; r.el.setAttribute('aria-rowindex', r.index + 1); }
+    }
+    if (complete && c?.provisional && this.firstDecoded === doc.name) {
+      this.firstDecoded = null;
+      requestAnimationFrame(() => performance.mark(`hex-first-decoded-preview:${doc.name}`));
     }
     if (complete && this.firstPaint === doc.handle) {
       this.firstPaint = null;

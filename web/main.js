@@ -21,7 +21,10 @@ const MB = 1024 * 1024;
 const PREVIEW_MIN = 4 * MB;
 
 function progressFor(name) {
-  return (p) => setProgress({ label: `${p.phase} ${name}`, done: p.phase === 'reading' ? p.done : 0, total: p.phase === 'reading' ? p.total : 0 });
+  return (p) => {
+    if (p.preview) emit('preview-decoded', { name, window: p.preview });
+    setProgress({ label: `${p.phase} ${name}`, done: p.phase === 'reading' ? p.done : 0, total: p.phase === 'reading' ? p.total : 0 });
+  };
 }
 
 function opened(name, r, extra = {}) {

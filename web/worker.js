@@ -9,6 +9,10 @@ let allocMs = 0; // the last buffer_new's time, for the page benchmark
 ready.then((w) => { wasm = w; });
 
 const SLICE = 16 * 1024 * 1024;
+// Files this big get their first rows decoded before the whole file is read (the page shows
+// a preview of them from 4 MB, web/main.js); the first this many bytes are looked at.
+const PREVIEW_MIN = 4 * 1024 * 1024;
+const PREVIEW_BYTES = 64 * 1024;
 
 /** Reads a File in 16 MB slices into one buffer, reporting progress. */
 async function readFile(file, progress) {
@@ -25,7 +29,7 @@ async function readFile(file, progress) {
 
 /** Streams a File straight into a buffer in wasm memory (one copy, progress as it comes);
  *  returns the buffer's token for `open_buffer`. */
-async function readIntoWasm(file, progress) {
+async function readIntoWasm(file, progress, name = file.name) {
   await ready;
   const t0 = performance.now();
   const token = api.buffer_new(file.size);
@@ -34,6 +38,7 @@ async function readIntoWasm(file, progress) {
     const reader = file.stream().getReader();
     let done = 0;
     let reported = 0;
+    let previewed = false;
     for (;;) {
       const { done: end, value } = await reader.read();
       if (end) break;
@@ -41,6 +46,17 @@ async function readIntoWasm(file, progress) {
       // A fresh view each time: wasm memory may have grown (and detached the old one).
       new Uint8Array(wasm.memory.buffer, api.buffer_ptr(token) + done, value.length).set(value);
       done += value.length;
+      if (!previewed && file.size >= PREVIEW_MIN && done >= Math.min(file.size, PREVIEW_BYTES)) {
+        // The first rows decoded from the first bytes (the rest of the buffer still zero):
+        // the page colors them while the rest is read.
+        previewed = true;
+        const end = Math.min(done, PREVIEW_BYTES);
+        const bounds = api.buffer_preview(token, name, done, 0, end);
+        if (bounds) {
+          const bytes = new Uint8Array(wasm.memory.buffer, api.buffer_ptr(token), end).slice();
+          progress({ phase: 'reading', done, total: file.size, preview: { start: 0, bytes, bounds } });
+        }
+      }
       if (done - reported >= SLICE || done === file.size) {
         reported = done;
         progress({ phase: 'reading', done, total: file.size });
@@ -62,7 +78,7 @@ const methods = {
   /** Reads and decodes a File: {handle, summary}. */
   async openFile(progress, file, name = file.name) {
     const t0 = performance.now();
-    const token = await readIntoWasm(file, progress);
+    const token = await readIntoWasm(file, progress, name);
     const t1 = performance.now();
     progress({ phase: 'decoding', done: 0, total: file.size });
     // Structure first: a big .ply's spans come at once; `complete` decodes its mesh after.

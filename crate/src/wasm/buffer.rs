@@ -67,3 +67,25 @@ pub fn complete(handle: u32) -> Result<bool, JsError> {
         Ok(was)
     })
 }
+
+/// A first look at a buffer still being filled: its first `filled` bytes are the file's and
+/// the rest are still zero. Where the format has a quick structure pass, the structure is
+/// decoded over the whole buffer and the span triples of `[start, end)` (cut at `filled`) are
+/// returned, as `span_bounds` returns them; `null` otherwise. The page colors the first rows
+/// of a big file with them while the rest is read; the document proper replaces them.
+#[wasm_bindgen]
+pub fn buffer_preview(token: u32, name: &str, filled: f64, start: f64, end: f64) -> Result<JsValue, JsError> {
+    BUFFERS.with(|b| {
+        let b = b.borrow();
+        let bytes = b.1.get(&token).ok_or_else(|| JsError::new(&format!("no buffer {token}")))?;
+        let format = crate::formats::detect(name, bytes);
+        let Some(d) = crate::formats::decode_structure(format, bytes) else { return Ok(JsValue::NULL) };
+        let map = crate::span::SpanMap::new(d.fields.spans, d.fields.regions);
+        let end = super::offset(end).min(super::offset(filled));
+        let mut out = Vec::new();
+        for s in map.window(super::offset(start), end, bytes) {
+            out.extend_from_slice(&[s.start as f64, s.len as f64, s.confidence.code() as f64]);
+        }
+        Ok(js_sys::Float64Array::from(&out[..]).into())
+    })
+}
