@@ -67,12 +67,22 @@ export async function openFiles(files) {
     try {
       if (isChunkName(f.name) && meshSets().length && (await tryAttach(f)) != null) continue;
       // A big file's bytes show at once, read from the File, while the worker decodes it.
-      if (f.size >= PREVIEW_MIN) emit('preview', f);
-      const r = await docs.openFile(f, progressFor(f.name));
+      if (f.size >= PREVIEW_MIN) {
+        previewing = f;
+        renderTabs();
+        emit('preview', f);
+      }
+      let r;
+      try {
+        r = await docs.openFile(f, progressFor(f.name));
+      } finally {
+        previewing = null;
+      }
       opened(f.name, r, { file: f });
       if (r.summary.pending) await complete(r.handle, f.name);
     } catch (e) {
       setStatus(`could not open ${f.name}: ${e.message}`);
+      renderTabs();
       emit('active', state.docs.find((d) => d.handle === state.active) ?? null); // drop the preview
     } finally {
       setProgress(null);
@@ -146,8 +156,21 @@ function renderTabs() {
     tab.append(b, x);
     return tab;
   }));
+  // A file being read shows in the hex view before it is a document: say so in the tabs.
+  const shown = previewing;
+  nav.classList.toggle('previewing', shown != null);
+  if (shown) {
+    const p = document.createElement('span');
+    p.className = 'tab preview';
+    p.textContent = `${shown.name} (reading…)`;
+    p.title = `${shown.name}: its bytes are shown as they are read; it opens as a tab when decoded`;
+    nav.append(p);
+  }
   renderAttach();
 }
+
+/** The File the hex view previews while the worker reads it, or null. */
+let previewing = null;
 
 /** "Attach to…" for a file that is not attached while a MeshSet is open. */
 function renderAttach() {
