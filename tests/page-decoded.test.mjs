@@ -222,15 +222,16 @@ test('a big file: its first rows are colored from the first bytes read, as the w
   if (needsDecoder()) return t.skip(needsDecoder());
   const page = await openPage(env);
   await page.evaluate(() => {
-    // What the hex view shows when it paints the rows decoded from the first bytes alone.
+    // What the hex view shows right after it paints the rows decoded from the first bytes alone.
     window.early = null;
-    const mark = performance.mark.bind(performance);
-    performance.mark = (name, ...rest) => {
-      if (name.startsWith('hex-first-decoded-preview:') && !window.early) {
+    const hex = window.meshscope.hex;
+    const previewDecoded = hex.previewDecoded.bind(hex);
+    hex.previewDecoded = (...args) => {
+      previewDecoded(...args);
+      if (!window.early && hex.cache?.provisional) {
         window.early = [...document.querySelectorAll('#hex .b[data-offset]')].map((b) => [b.dataset.offset, b.dataset.confidence ?? null]);
-        window.earlyPreview = window.meshscope.hex.doc.preview === true;
+        window.earlyPreview = hex.doc.preview === true;
       }
-      return mark(name, ...rest);
     };
   });
   await choose(page, 'tiled.ply', tiledPly(12 << 20));
