@@ -5,7 +5,7 @@
 use super::declaration::usage;
 use super::element_format;
 use super::lod::{Lod, PASSES};
-use super::measures::{measure, Measured};
+use super::measures::{measure_from, Measured};
 use super::tangent;
 use crate::error::{Error, Result};
 use crate::mesh::{self, Source};
@@ -104,26 +104,28 @@ pub fn decode_lod(
         let i0 = out.indices.len();
         let regions = f.regions.len();
         let r = section(f, l, k, data, &path, &mut ranges, &mut out, &w, &table);
-        let (n, local) = match r {
-            Ok(x) => x,
+        let n = match r {
+            Ok(n) => n,
             Err(e) => {
                 // The section keeps no geometry; the arrays go back to where it started.
                 errors.push(e);
                 f.regions.truncate(regions);
-                truncate(&mut out, v0, &w);
-                (0, Vec::new())
+                truncate(&mut out, v0, i0, &w);
+                0
             }
         };
         let uv = |u: usize| out.uvs.get(u).and_then(|a| a.get(v0 * 2..)).filter(|a| !a.is_empty());
         let pos = out.positions.get(v0 * 3..).unwrap_or(&[]);
         let st = &l.sections[k].stored;
         let uvs = [uv(0).filter(|_| st.has_usage(33)), uv(1).filter(|_| st.has_usage(34))];
-        measured.push(measure(pos, uvs, &local));
-        out.indices.extend(local.iter().map(|&i| i + v0 as u32));
+        // The section's indices hold LOD vertex numbers; the measures count them from v0.
+        let idx = out.indices.get(i0..).unwrap_or(&[]);
+        measured.push(measure_from(pos, uvs, idx, v0 as u32));
+        let ni = idx.len();
         let s = &l.sections[k];
         let sec = &mut out.sections[k];
         sec.index_start = i0 as u32;
-        sec.index_count = local.len() as u32;
+        sec.index_count = ni as u32;
         sec.vertex_start = v0 as u32;
         sec.vertex_count = n as u32;
         sec.vertex_source = Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
@@ -145,7 +147,8 @@ pub fn decode_lod(
     (out, measured)
 }
 
-fn truncate(out: &mut mesh::Lod, v0: usize, w: &Want) {
+fn truncate(out: &mut mesh::Lod, v0: usize, i0: usize, w: &Want) {
+    out.indices.truncate(i0);
     out.positions.truncate(v0 * 3);
     out.normals.truncate(if w.normals { v0 * 3 } else { 0 });
     out.tangents.truncate(if w.tangents { v0 * 4 } else { 0 });
@@ -198,10 +201,14 @@ fn section(
     out: &mut mesh::Lod,
     w: &Want,
     table: &tangent::AngleTable,
-) -> Result<(usize, Vec<u32>)> {
+) -> Result<usize> {
     let s = &l.sections[k];
     let d = &s.stored;
     let n = s.vertex_count as usize;
+    // The section's first vertex in the LOD arrays: its indices are stored shifted by it.
+    let v0 = out.positions.len() / 3;
+    let base = u32::try_from(v0).ok().filter(|b| b.checked_add(s.vertex_count).is_some())
+        .ok_or_else(|| Error::limit(data.base(), format!("{path}.vertex_count"), "the LOD has more than 2^32 vertices"))?;
     // Each stream: its bytes and the elements it holds.
     let mut start = s.vertex_offset as usize;
     let streams = (d.stream_count as usize).min(16);
@@ -321,15 +328,27 @@ fn section(
     let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;
     let w = data.window(at, len).map_err(|e| Error::new(e.offset, ip.clone(), e.kind))?;
     let b = w.data();
-    let indices: Vec<u32> = if isz == 2 {
-        b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
+    // Straight into the LOD's index array, shifted to LOD vertex numbers, keeping the largest
+    // stored index to check once afterwards (the caller truncates the array on an error).
+    let i0 = out.indices.len();
+    let mut max = 0u32;
+    if isz == 2 {
+        out.indices.extend(b.chunks_exact(2).map(|c| {
+            let i = u16::from_le_bytes([c[0], c[1]]) as u32;
+            max = max.max(i);
+            i.wrapping_add(base)
+        }));
     } else {
-        b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-    };
-    let max = indices.iter().copied().max().unwrap_or(0);
+        out.indices.extend(b.chunks_exact(4).map(|c| {
+            let i = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            max = max.max(i);
+            i.wrapping_add(base)
+        }));
+    }
+    let indices = out.indices.get(i0..).unwrap_or(&[]);
     if !indices.is_empty() && max as usize >= n {
-        let j = indices.iter().position(|&i| i as usize >= n).unwrap_or(0);
-        let idx = indices.get(j).copied().unwrap_or(0);
+        let j = indices.iter().position(|&i| i.wrapping_sub(base) as usize >= n).unwrap_or(0);
+        let idx = indices.get(j).map_or(0, |&i| i.wrapping_sub(base));
         return Err(Error::bad_value(w.base() + (j * isz as usize) as u64, format!("{ip}[{j}]"),
             format!("index {idx} names no vertex of the section's {n}")));
     }
@@ -348,5 +367,5 @@ fn section(
             format: if isz == 2 { show_u16 } else { show_u32 },
         }],
     });
-    Ok((n, indices))
+    Ok(n)
 }
