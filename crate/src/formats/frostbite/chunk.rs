@@ -170,6 +170,33 @@ fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, m
     }
 }
 
+/// Decodes every vertex's packed tangent space (usage 52) a block of `tangent::LANES` at a
+/// time and appends the normals and the tangents (sign in w) to the arrays given.
+fn packed_frames(bytes: &[u8], stride: usize, off: usize, size: usize, table: &tangent::AngleTable,
+                 mut normals: Option<&mut Vec<f32>>, mut tangents: Option<&mut Vec<f32>>) {
+    let mut codes = [[0u8; 4]; tangent::LANES];
+    let mut out = tangent::Block::default();
+    let mut m = 0;
+    let mut flush = |codes: &[[u8; 4]; tangent::LANES], m: usize| {
+        tangent::decode_block(codes, table, &mut out);
+        if let Some(v) = normals.as_deref_mut() { v.extend_from_slice(out.normals[..m].as_flattened()); }
+        if let Some(v) = tangents.as_deref_mut() { v.extend_from_slice(out.tangents[..m].as_flattened()); }
+    };
+    each(bytes, stride, off, size, |x| {
+        if let [a, b, c, d, ..] = *x {
+            codes[m] = [a, b, c, d];
+            m += 1;
+            if m == tangent::LANES {
+                flush(&codes, m);
+                m = 0;
+            }
+        }
+    });
+    if m > 0 {
+        flush(&codes, m); // the lanes past m hold earlier codes and are not appended
+    }
+}
+
 /// Appends `want` components of every vertex's element to `dst` (missing ones as `fill`).
 #[allow(clippy::too_many_arguments)]
 fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
@@ -271,12 +298,7 @@ fn section(
     let packed = find(&[52]).filter(|x| x.3 == 4);
     if let Some((b, st, off, sz, _, _)) = packed {
         // Packed tangent space gives the normal and the tangent with its sign in w.
-        each(b, st, off, sz, |x| {
-            let fr = tangent::decode_table([x[0], x[1], x[2], x[3]], table);
-            let (nv, tv, sg) = fr.map_or(([0.0; 3], [0.0; 3], 1.0), |f| (f.normal, f.tangent, f.sign));
-            if w.normals { out.normals.extend_from_slice(&nv); }
-            if w.tangents { out.tangents.extend_from_slice(&[tv[0], tv[1], tv[2], sg]); }
-        });
+        packed_frames(b, st, off, sz, table, w.normals.then_some(&mut out.normals), w.tangents.then_some(&mut out.tangents));
     } else {
         if w.normals {
             match find(&[6]) {
