@@ -128,10 +128,13 @@ impl Default for Block {
 /// bits the scalar decode gives; the test compares them over every normal code.
 pub fn decode_block(b: &[[u8; 4]; LANES], t: &AngleTable, out: &mut Block) {
     type L = [f32; LANES];
-    let (mut a, mut c, mut sg, mut co, mut si) = ([0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES], [0f32; LANES]);
-    let (mut r0, mut r1, mut r2) = ([0f32; LANES], [0f32; LANES], [0f32; LANES]);
-    let mut axis = [0u8; LANES];
-    // Gather: table values per lane (an out-of-range code reads code 5 and is zeroed below).
+    type M = [u32; LANES];
+    let z = || [0f32; LANES];
+    // Picks a where the mask is set, else b, by bits (so that it vectorises and is exact).
+    let pick = |m: u32, a: f32, b: f32| f32::from_bits((a.to_bits() & m) | (b.to_bits() & !m));
+    let (mut a, mut c, mut sg, mut co, mut si, mut r0, mut r1, mut r2) = (z(), z(), z(), z(), z(), z(), z(), z());
+    let (mut ax0, mut ax1, mut valid): (M, M, M) = ([0; LANES], [0; LANES], [0; LANES]);
+    // Gather: table values per lane (an undescribed code reads code 5 and is zeroed below).
     for i in 0..LANES {
         let x = b[i];
         let code = ((x[3] & 7) as usize).min(5);
@@ -142,32 +145,48 @@ pub fn decode_block(b: &[[u8; 4]; LANES], t: &AngleTable, out: &mut Block) {
         sg[i] = if code & 1 == 1 { -1.0 } else { 1.0 };
         (co[i], si[i]) = t.0.get(((x[3] >> 6) as usize) << 8 | x[2] as usize).copied().unwrap_or((1.0, 0.0));
         [r0[i], r1[i], r2[i]] = REF[code];
-        axis[i] = (code / 2) as u8;
+        ax0[i] = if code / 2 == 0 { !0 } else { 0 };
+        ax1[i] = if code / 2 == 1 { !0 } else { 0 };
+        valid[i] = if x[3] & 7 <= 5 { !0 } else { 0 };
     }
-    // The normal: the major component, placed with the two minor ones as MINOR gives.
-    let (mut n0, mut n1, mut n2): (L, L, L) = ([0.0; LANES], [0.0; LANES], [0.0; LANES]);
+    // The major component. `v > 0 ? v : 0` is `v.max(0.0)` here: v is never NaN or -0
+    // (1 - a*a is positive, so the difference is +0 when the two are equal).
+    let mut major = z();
     for i in 0..LANES {
-        let major = (1.0 - a[i] * a[i] - c[i] * c[i]).max(0.0).sqrt() * sg[i];
-        // Axis 0: (major, c, a); axis 1: (a, major, c); axis 2: (a, c, major).
-        n0[i] = if axis[i] == 0 { major } else { a[i] };
-        n1[i] = if axis[i] == 1 { major } else { c[i] };
-        n2[i] = if axis[i] == 0 { a[i] } else if axis[i] == 1 { c[i] } else { major };
+        let v = 1.0 - a[i] * a[i] - c[i] * c[i];
+        major[i] = (if v > 0.0 { v } else { 0.0 }).sqrt() * sg[i];
     }
-    // The reference axis made perpendicular to the normal, normalised, turned by the angle.
+    // Placed with the minor ones as MINOR gives: axis 0 (major, c, a), 1 (a, major, c),
+    // 2 (a, c, major).
+    let (mut n0, mut n1, mut n2): (L, L, L) = (z(), z(), z());
+    for i in 0..LANES {
+        n0[i] = pick(ax0[i], major[i], a[i]);
+        n1[i] = pick(ax1[i], major[i], c[i]);
+        n2[i] = pick(ax0[i], a[i], pick(ax1[i], c[i], major[i]));
+    }
+    // The reference axis made perpendicular to the normal and normalised (base_tangent).
+    let (mut t0, mut t1, mut t2): (L, L, L) = (z(), z(), z());
     for i in 0..LANES {
         let d = n0[i] * r0[i] + n1[i] * r1[i] + n2[i] * r2[i];
         let u = [r0[i] - n0[i] * d, r1[i] - n1[i] * d, r2[i] - n2[i] * d];
         let l = (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]).sqrt();
-        let t0 = if l > 0.0 { [u[0] / l, u[1] / l, u[2] / l] } else { u };
-        let nt = [n1[i] * t0[2] - n2[i] * t0[1], n2[i] * t0[0] - n0[i] * t0[2], n0[i] * t0[1] - n1[i] * t0[0]];
-        let valid = b[i][3] & 7 <= 5;
+        let m = if l > 0.0 { !0 } else { 0 };
+        t0[i] = pick(m, u[0] / l, u[0]);
+        t1[i] = pick(m, u[1] / l, u[1]);
+        t2[i] = pick(m, u[2] / l, u[2]);
+    }
+    // Turned by the angle about the normal: t0 cos + (n x t0) sin.
+    for i in 0..LANES {
+        let nt = [n1[i] * t2[i] - n2[i] * t1[i], n2[i] * t0[i] - n0[i] * t2[i], n0[i] * t1[i] - n1[i] * t0[i]];
         let sign = if b[i][3] & 8 != 0 { -1.0 } else { 1.0 };
-        out.normals[i] = if valid { [n0[i], n1[i], n2[i]] } else { [0.0; 3] };
-        out.tangents[i] = if valid {
-            [t0[0] * co[i] + nt[0] * si[i], t0[1] * co[i] + nt[1] * si[i], t0[2] * co[i] + nt[2] * si[i], sign]
-        } else {
-            [0.0, 0.0, 0.0, 1.0]
-        };
+        let v = valid[i];
+        out.normals[i] = [pick(v, n0[i], 0.0), pick(v, n1[i], 0.0), pick(v, n2[i], 0.0)];
+        out.tangents[i] = [
+            pick(v, t0[i] * co[i] + nt[0] * si[i], 0.0),
+            pick(v, t1[i] * co[i] + nt[1] * si[i], 0.0),
+            pick(v, t2[i] * co[i] + nt[2] * si[i], 0.0),
+            pick(v, sign, 1.0),
+        ];
     }
 }
 
