@@ -179,8 +179,14 @@ fn packed_frames(bytes: &[u8], stride: usize, off: usize, size: usize, table: &t
     let mut m = 0;
     let mut flush = |codes: &[[u8; 4]; tangent::LANES], m: usize| {
         tangent::decode_block(codes, table, &mut out);
-        if let Some(v) = normals.as_deref_mut() { v.extend_from_slice(out.normals[..m].as_flattened()); }
-        if let Some(v) = tangents.as_deref_mut() { v.extend_from_slice(out.tangents[..m].as_flattened()); }
+        // A full block copies a fixed size (no call to a general copy per block).
+        let m = m.min(tangent::LANES);
+        if let Some(v) = normals.as_deref_mut() {
+            if m == tangent::LANES { v.extend_from_slice(out.normals.as_flattened()) } else { v.extend_from_slice(out.normals[..m].as_flattened()) }
+        }
+        if let Some(v) = tangents.as_deref_mut() {
+            if m == tangent::LANES { v.extend_from_slice(out.tangents.as_flattened()) } else { v.extend_from_slice(out.tangents[..m].as_flattened()) }
+        }
     };
     each(bytes, stride, off, size, |x| {
         if let [a, b, c, d, ..] = *x {
@@ -198,15 +204,25 @@ fn packed_frames(bytes: &[u8], stride: usize, off: usize, size: usize, table: &t
 }
 
 /// Appends `want` components of every vertex's element to `dst` (missing ones as `fill`).
-/// The common formats get a loop of their own, the format's decode inlined with its id fixed
-/// (no per-vertex dispatch on the id); the others decode through the general match per vertex.
+/// The common formats get a loop of their own, the format's decode inlined with its id and
+/// the component count fixed (no per-vertex dispatch on the id, fixed-size copies); the others
+/// decode through the general match per vertex.
 #[allow(clippy::too_many_arguments)]
 fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
+    match want {
+        2 => take_w::<2>(dst, bytes, stride, off, size, format, fill),
+        3 => take_w::<3>(dst, bytes, stride, off, size, format, fill),
+        4 => take_w::<4>(dst, bytes, stride, off, size, format, fill),
+        _ => take_any(dst, bytes, stride, off, size, format, want, fill),
+    }
+}
+
+fn take_w<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, fill: f32) {
     macro_rules! typed {
         ($($id:literal)*) => {
             match format {
-                $($id => take_as(dst, bytes, stride, off, size, $id, want, fill),)*
-                _ => take_any(dst, bytes, stride, off, size, format, want, fill),
+                $($id => take_fixed::<W>(dst, bytes, stride, off, size, $id, fill),)*
+                _ => take_fixed::<W>(dst, bytes, stride, off, size, format, fill),
             }
         };
     }
@@ -214,31 +230,32 @@ fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize
     typed!(0x02 0x03 0x04 0x06 0x08 0x0B 0x0C 0x0D 0x13 0x15 0x17 0x19)
 }
 
-/// `take_any` inlined, so that a constant `format` folds its decode's match away.
+/// The loop with `W` components: the array is sized once and each vertex's slot written, so
+/// there is no capacity check or variable-length copy per vertex. Inlined, so that a constant
+/// `format` folds its decode's match away.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn take_as(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
-    take_any(dst, bytes, stride, off, size, format, want, fill)
+fn take_fixed<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, fill: f32) {
+    let start = dst.len();
+    let n = bytes.len() / stride.max(1);
+    dst.resize(start + n * W, 0.0);
+    let Some(out) = dst.get_mut(start..) else { return };
+    for (o, v) in out.chunks_exact_mut(W).zip(bytes.chunks_exact(stride.max(1))) {
+        // (The element was checked to lie inside the stride; a vertex without it keeps zeros.)
+        let Some(b) = v.get(off..off.saturating_add(size)) else { continue };
+        let mut tmp = [0.0, 0.0, 0.0, fill];
+        element_format::decode(format, b, &mut tmp);
+        o.copy_from_slice(&tmp[..W]);
+    }
 }
 
 /// The general loop: each vertex's element through `element_format::decode`.
-#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn take_any(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
-    if format == 0x03 && want == 3 {
-        // Float3, the common position format: a straight copy.
-        each(bytes, stride, off, size, |b| {
-            for c in b.chunks_exact(4) {
-                dst.push(f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-            }
-        });
-        return;
-    }
     let mut tmp = [0f32; 4];
     each(bytes, stride, off, size, |b| {
         tmp = [0.0, 0.0, 0.0, fill];
         element_format::decode(format, b, &mut tmp);
-        dst.extend_from_slice(&tmp[..want]);
+        dst.extend_from_slice(&tmp[..want.min(4)]);
     });
 }
 
@@ -425,7 +442,7 @@ mod tests {
     fn typed_loops_give_what_the_general_decode_gives() {
         // Random bytes (NaN and infinite halves and floats among them) as vertices of stride
         // size + 3 with the element at offset 1, for every listed format and every count of
-        // components asked: the dispatching take against the general loop, bit for bit.
+        // components asked: the typed, fixed-count loops against the general one, bit for bit.
         let mut seed = 9u64;
         let bytes: Vec<u8> = (0..40 * 19).map(|_| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -438,7 +455,7 @@ mod tests {
             for want in 1..=4 {
                 let (mut x, mut y) = (vec![9.0f32], vec![9.0f32]);
                 take(&mut x, b, stride, 1, size, id, want, 0.5);
-                take_any(&mut y, b, stride, 1, size, std::hint::black_box(id), want, 0.5);
+                take_any(&mut y, b, stride, 1, size, id, want, 0.5);
                 let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&x), bits(&y), "format {id:#x}, {want} components");
                 assert_eq!(x.len(), 1 + 40 * want);
