@@ -54,18 +54,23 @@ fn base_tangent(code: usize, n: [f32; 3]) -> [f32; 3] {
 /// Cosine and sine of every angle code (quadrant * 256 + byte 2), and the value of every 9-bit
 /// minor component, for decoding many frames. Each entry is computed by the same expression
 /// `decode` evaluates, so looking it up gives the same bits.
-pub struct AngleTable(Vec<(f32, f32)>, Vec<f32>);
+/// Fixed-size arrays, so that a masked index needs no bounds check.
+pub struct AngleTable(Box<[(f32, f32); 1024]>, Box<[f32; 512]>);
 
 impl Default for AngleTable {
     fn default() -> Self {
-        AngleTable(
-            (0..1024u32).map(|c| {
-                let a = ((c >> 8) as f32 + (c & 255) as f32 / 255.0) * FRAC_PI_2;
-                let (s, co) = a.sin_cos();
-                (co, s)
-            }).collect(),
-            (0..512u32).map(|q| (q as f32 - 256.0) / SCALE).collect(),
-        )
+        let mut angles = Box::new([(0f32, 0f32); 1024]);
+        for (c, e) in angles.iter_mut().enumerate() {
+            let c = c as u32;
+            let a = ((c >> 8) as f32 + (c & 255) as f32 / 255.0) * FRAC_PI_2;
+            let (s, co) = a.sin_cos();
+            *e = (co, s);
+        }
+        let mut minor = Box::new([0f32; 512]);
+        for (q, e) in minor.iter_mut().enumerate() {
+            *e = (q as u32 as f32 - 256.0) / SCALE;
+        }
+        AngleTable(angles, minor)
     }
 }
 
@@ -79,7 +84,7 @@ pub fn decode(b: [u8; 4]) -> Option<Frame> {
 /// `decode` with the angle's cosine and sine looked up in `t`.
 #[inline]
 pub fn decode_table(b: [u8; 4], t: &AngleTable) -> Option<Frame> {
-    let (co, s) = t.0.get(((b[3] >> 6) as usize) << 8 | b[2] as usize).copied().unwrap_or((1.0, 0.0));
+    let (co, s) = t.0[(((b[3] >> 6) as usize) << 8 | b[2] as usize) & 1023];
     decode_with(b, co, s)
 }
 
@@ -140,10 +145,9 @@ pub fn decode_block(b: &[[u8; 4]; LANES], t: &AngleTable, out: &mut Block) {
         let code = ((x[3] & 7) as usize).min(5);
         let qa = x[0] as usize | (((x[3] >> 4) & 1) as usize) << 8;
         let qb = x[1] as usize | (((x[3] >> 5) & 1) as usize) << 8;
-        a[i] = t.1.get(qa).copied().unwrap_or(0.0);
-        c[i] = t.1.get(qb).copied().unwrap_or(0.0);
+        (a[i], c[i]) = (t.1[qa & 511], t.1[qb & 511]); // 9-bit values: the masks change nothing
         sg[i] = if code & 1 == 1 { -1.0 } else { 1.0 };
-        (co[i], si[i]) = t.0.get(((x[3] >> 6) as usize) << 8 | x[2] as usize).copied().unwrap_or((1.0, 0.0));
+        (co[i], si[i]) = t.0[(((x[3] >> 6) as usize) << 8 | x[2] as usize) & 1023];
         [r0[i], r1[i], r2[i]] = REF[code];
         ax0[i] = if code / 2 == 0 { !0 } else { 0 };
         ax1[i] = if code / 2 == 1 { !0 } else { 0 };
