@@ -390,8 +390,8 @@ mod tests {
         for blk in all.chunks_exact(LANES) {
             let b: [[u8; 4]; LANES] = blk.try_into().unwrap();
             decode_block(&b, &tab, &mut out);
-            for i in 0..LANES {
-                same_as_scalar(b[i], out.normals[i], out.tangents[i]);
+            for ((x, n), t) in b.iter().zip(&out.normals).zip(&out.tangents) {
+                same_as_scalar(*x, *n, *t);
             }
         }
     }
