@@ -171,6 +171,13 @@ fn overlapping_streams_and_bad_indices() {
     assert!(e.message().contains("500"));
     // The other section still decoded.
     assert_eq!(doc.mesh.lods[0].sections[1].vertex_count, 9);
+    // The failed section's indices (decoded straight into the LOD's array) are gone again:
+    // section 1's start at 0 and name its own vertices.
+    let lod = &doc.mesh.lods[0];
+    let s1 = &lod.sections[1];
+    assert_eq!((lod.sections[0].index_count, s1.index_start, s1.vertex_start), (0, 0, 0));
+    assert_eq!(lod.indices.len(), s1.index_count as usize);
+    assert!(lod.indices.iter().all(|&i| (i as usize) < s1.vertex_count as usize));
     // An unknown element format is shown as unknown, not a failure.
     let mut m3 = m.clone();
     m3.lods[0].sections[0].stored.elements[2].format = 0x09;

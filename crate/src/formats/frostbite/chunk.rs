@@ -5,7 +5,7 @@
 use super::declaration::usage;
 use super::element_format;
 use super::lod::{Lod, PASSES};
-use super::measures::{measure, Measured};
+use super::measures::{measure_from, Measured};
 use super::tangent;
 use crate::error::{Error, Result};
 use crate::mesh::{self, Source};
@@ -104,26 +104,28 @@ pub fn decode_lod(
         let i0 = out.indices.len();
         let regions = f.regions.len();
         let r = section(f, l, k, data, &path, &mut ranges, &mut out, &w, &table);
-        let (n, local) = match r {
-            Ok(x) => x,
+        let n = match r {
+            Ok(n) => n,
             Err(e) => {
                 // The section keeps no geometry; the arrays go back to where it started.
                 errors.push(e);
                 f.regions.truncate(regions);
-                truncate(&mut out, v0, &w);
-                (0, Vec::new())
+                truncate(&mut out, v0, i0, &w);
+                0
             }
         };
         let uv = |u: usize| out.uvs.get(u).and_then(|a| a.get(v0 * 2..)).filter(|a| !a.is_empty());
         let pos = out.positions.get(v0 * 3..).unwrap_or(&[]);
         let st = &l.sections[k].stored;
         let uvs = [uv(0).filter(|_| st.has_usage(33)), uv(1).filter(|_| st.has_usage(34))];
-        measured.push(measure(pos, uvs, &local));
-        out.indices.extend(local.iter().map(|&i| i + v0 as u32));
+        // The section's indices hold LOD vertex numbers; the measures count them from v0.
+        let idx = out.indices.get(i0..).unwrap_or(&[]);
+        measured.push(measure_from(pos, uvs, idx, v0 as u32));
+        let ni = idx.len();
         let s = &l.sections[k];
         let sec = &mut out.sections[k];
         sec.index_start = i0 as u32;
-        sec.index_count = local.len() as u32;
+        sec.index_count = ni as u32;
         sec.vertex_start = v0 as u32;
         sec.vertex_count = n as u32;
         sec.vertex_source = Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
@@ -145,7 +147,8 @@ pub fn decode_lod(
     (out, measured)
 }
 
-fn truncate(out: &mut mesh::Lod, v0: usize, w: &Want) {
+fn truncate(out: &mut mesh::Lod, v0: usize, i0: usize, w: &Want) {
+    out.indices.truncate(i0);
     out.positions.truncate(v0 * 3);
     out.normals.truncate(if w.normals { v0 * 3 } else { 0 });
     out.tangents.truncate(if w.tangents { v0 * 4 } else { 0 });
@@ -167,23 +170,92 @@ fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, m
     }
 }
 
+/// Decodes every vertex's packed tangent space (usage 52) a block of `tangent::LANES` at a
+/// time and appends the normals and the tangents (sign in w) to the arrays given.
+fn packed_frames(bytes: &[u8], stride: usize, off: usize, size: usize, table: &tangent::AngleTable,
+                 mut normals: Option<&mut Vec<f32>>, mut tangents: Option<&mut Vec<f32>>) {
+    let mut codes = [[0u8; 4]; tangent::LANES];
+    let mut out = tangent::Block::default();
+    let mut m = 0;
+    let mut flush = |codes: &[[u8; 4]; tangent::LANES], m: usize| {
+        tangent::decode_block(codes, table, &mut out);
+        // A full block copies a fixed size (no call to a general copy per block).
+        let m = m.min(tangent::LANES);
+        if let Some(v) = normals.as_deref_mut() {
+            if m == tangent::LANES { v.extend_from_slice(out.normals.as_flattened()) } else { v.extend_from_slice(out.normals[..m].as_flattened()) }
+        }
+        if let Some(v) = tangents.as_deref_mut() {
+            if m == tangent::LANES { v.extend_from_slice(out.tangents.as_flattened()) } else { v.extend_from_slice(out.tangents[..m].as_flattened()) }
+        }
+    };
+    each(bytes, stride, off, size, |x| {
+        if let [a, b, c, d, ..] = *x {
+            codes[m] = [a, b, c, d];
+            m += 1;
+            if m == tangent::LANES {
+                flush(&codes, m);
+                m = 0;
+            }
+        }
+    });
+    if m > 0 {
+        flush(&codes, m); // the lanes past m hold earlier codes and are not appended
+    }
+}
+
 /// Appends `want` components of every vertex's element to `dst` (missing ones as `fill`).
+/// The common formats get a loop of their own, the format's decode inlined with its id and
+/// the component count fixed (no per-vertex dispatch on the id, fixed-size copies); the others
+/// decode through the general match per vertex.
 #[allow(clippy::too_many_arguments)]
 fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
-    if format == 0x03 && want == 3 {
-        // Float3, the common position format: a straight copy.
-        each(bytes, stride, off, size, |b| {
-            for c in b.chunks_exact(4) {
-                dst.push(f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-            }
-        });
-        return;
+    match want {
+        2 => take_w::<2>(dst, bytes, stride, off, size, format, fill),
+        3 => take_w::<3>(dst, bytes, stride, off, size, format, fill),
+        4 => take_w::<4>(dst, bytes, stride, off, size, format, fill),
+        _ => take_any(dst, bytes, stride, off, size, format, want, fill),
     }
+}
+
+fn take_w<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, fill: f32) {
+    macro_rules! typed {
+        ($($id:literal)*) => {
+            match format {
+                $($id => take_fixed::<W>(dst, bytes, stride, off, size, $id, fill),)*
+                _ => take_fixed::<W>(dst, bytes, stride, off, size, format, fill),
+            }
+        };
+    }
+    // Float2-4, Half2 and Half4, the byte and short formats of normals, colours and weights.
+    typed!(0x02 0x03 0x04 0x06 0x08 0x0B 0x0C 0x0D 0x13 0x15 0x17 0x19)
+}
+
+/// The loop with `W` components: the array is sized once and each vertex's slot written, so
+/// there is no capacity check or variable-length copy per vertex. Inlined, so that a constant
+/// `format` folds its decode's match away.
+#[inline(always)]
+fn take_fixed<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, fill: f32) {
+    let start = dst.len();
+    let n = bytes.len() / stride.max(1);
+    dst.resize(start + n * W, 0.0);
+    let Some(out) = dst.get_mut(start..) else { return };
+    for (o, v) in out.chunks_exact_mut(W).zip(bytes.chunks_exact(stride.max(1))) {
+        // (The element was checked to lie inside the stride; a vertex without it keeps zeros.)
+        let Some(b) = v.get(off..off.saturating_add(size)) else { continue };
+        let mut tmp = [0.0, 0.0, 0.0, fill];
+        element_format::decode(format, b, &mut tmp);
+        o.copy_from_slice(&tmp[..W]);
+    }
+}
+
+/// The general loop: each vertex's element through `element_format::decode`.
+#[allow(clippy::too_many_arguments)]
+fn take_any(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
     let mut tmp = [0f32; 4];
     each(bytes, stride, off, size, |b| {
         tmp = [0.0, 0.0, 0.0, fill];
         element_format::decode(format, b, &mut tmp);
-        dst.extend_from_slice(&tmp[..want]);
+        dst.extend_from_slice(&tmp[..want.min(4)]);
     });
 }
 
@@ -198,10 +270,14 @@ fn section(
     out: &mut mesh::Lod,
     w: &Want,
     table: &tangent::AngleTable,
-) -> Result<(usize, Vec<u32>)> {
+) -> Result<usize> {
     let s = &l.sections[k];
     let d = &s.stored;
     let n = s.vertex_count as usize;
+    // The section's first vertex in the LOD arrays: its indices are stored shifted by it.
+    let v0 = out.positions.len() / 3;
+    let base = u32::try_from(v0).ok().filter(|b| b.checked_add(s.vertex_count).is_some())
+        .ok_or_else(|| Error::limit(data.base(), format!("{path}.vertex_count"), "the LOD has more than 2^32 vertices"))?;
     // Each stream: its bytes and the elements it holds.
     let mut start = s.vertex_offset as usize;
     let streams = (d.stream_count as usize).min(16);
@@ -264,12 +340,7 @@ fn section(
     let packed = find(&[52]).filter(|x| x.3 == 4);
     if let Some((b, st, off, sz, _, _)) = packed {
         // Packed tangent space gives the normal and the tangent with its sign in w.
-        each(b, st, off, sz, |x| {
-            let fr = tangent::decode_table([x[0], x[1], x[2], x[3]], table);
-            let (nv, tv, sg) = fr.map_or(([0.0; 3], [0.0; 3], 1.0), |f| (f.normal, f.tangent, f.sign));
-            if w.normals { out.normals.extend_from_slice(&nv); }
-            if w.tangents { out.tangents.extend_from_slice(&[tv[0], tv[1], tv[2], sg]); }
-        });
+        packed_frames(b, st, off, sz, table, w.normals.then_some(&mut out.normals), w.tangents.then_some(&mut out.tangents));
     } else {
         if w.normals {
             match find(&[6]) {
@@ -321,15 +392,27 @@ fn section(
     let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;
     let w = data.window(at, len).map_err(|e| Error::new(e.offset, ip.clone(), e.kind))?;
     let b = w.data();
-    let indices: Vec<u32> = if isz == 2 {
-        b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
-    } else {
-        b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-    };
-    let max = indices.iter().copied().max().unwrap_or(0);
+    // Straight into the LOD's index array, shifted to LOD vertex numbers, keeping the largest
+    // stored index to check once afterwards (the caller truncates the array on an error).
+    // In pieces small enough to stay in cache: the largest of a piece first, then the piece
+    // shifted, two loops the compiler vectorises where one with both did not.
+    let i0 = out.indices.len();
+    let mut max = 0u32;
+    for piece in b.chunks(16 * 1024) {
+        if isz == 2 {
+            let v = || piece.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32);
+            max = max.max(v().max().unwrap_or(0));
+            out.indices.extend(v().map(|i| i.wrapping_add(base)));
+        } else {
+            let v = || piece.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            max = max.max(v().max().unwrap_or(0));
+            out.indices.extend(v().map(|i| i.wrapping_add(base)));
+        }
+    }
+    let indices = out.indices.get(i0..).unwrap_or(&[]);
     if !indices.is_empty() && max as usize >= n {
-        let j = indices.iter().position(|&i| i as usize >= n).unwrap_or(0);
-        let idx = indices.get(j).copied().unwrap_or(0);
+        let j = indices.iter().position(|&i| i.wrapping_sub(base) as usize >= n).unwrap_or(0);
+        let idx = indices.get(j).map_or(0, |&i| i.wrapping_sub(base));
         return Err(Error::bad_value(w.base() + (j * isz as usize) as u64, format!("{ip}[{j}]"),
             format!("index {idx} names no vertex of the section's {n}")));
     }
@@ -348,5 +431,35 @@ fn section(
             format: if isz == 2 { show_u16 } else { show_u32 },
         }],
     });
-    Ok((n, indices))
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_loops_give_what_the_general_decode_gives() {
+        // Random bytes (NaN and infinite halves and floats among them) as vertices of stride
+        // size + 3 with the element at offset 1, for every listed format and every count of
+        // components asked: the typed, fixed-count loops against the general one, bit for bit.
+        let mut seed = 9u64;
+        let bytes: Vec<u8> = (0..40 * 19).map(|_| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 56) as u8
+        }).collect();
+        for id in 0..=255u8 {
+            let Some((_, size, _)) = element_format::info(id) else { continue };
+            let (size, stride) = (size as usize, size as usize + 3);
+            let b = &bytes[..stride * 40];
+            for want in 1..=4 {
+                let (mut x, mut y) = (vec![9.0f32], vec![9.0f32]);
+                take(&mut x, b, stride, 1, size, id, want, 0.5);
+                take_any(&mut y, b, stride, 1, size, id, want, 0.5);
+                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&x), bits(&y), "format {id:#x}, {want} components");
+                assert_eq!(x.len(), 1 + 40 * want);
+            }
+        }
+    }
 }

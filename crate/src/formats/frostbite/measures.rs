@@ -67,25 +67,105 @@ fn median_sqrt(mut v: Vec<f64>) -> f64 {
     if n % 2 == 1 { mid } else { (below.iter().copied().fold(f64::NEG_INFINITY, f64::max).sqrt() + mid) / 2.0 }
 }
 
+/// `median_sqrt` of f32 values: the same result as widening them first (widening keeps their
+/// order and the maximum), with half the memory to select in.
+fn median_sqrt_f32(mut v: Vec<f32>) -> f64 {
+    if v.is_empty() {
+        return 1.0;
+    }
+    let n = v.len();
+    let (below, mid, _) = v.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
+    let mid = (*mid as f64).sqrt();
+    if n % 2 == 1 { mid } else { ((below.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64).sqrt() + mid) / 2.0 }
+}
+
 /// Bounds, area and both densities in one pass over the triangles. Per triangle the arithmetic
 /// is f32 (its rounding is far below the checks' 1 %); the sums are f64.
 pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> Measured {
+    measure_from(positions, uvs, indices, 0)
+}
+
+/// `measure` with indices counted from `base`: a section's slice of the LOD's index array
+/// (which holds LOD vertex numbers) over the section's own vertices, without a shifted copy.
+/// An index below `base` wraps to a large number and, like any out-of-range index, drops its
+/// triangle.
+///
+/// The triangles go in pieces of `PIECE`: one loop gathers corners and takes the squared
+/// cross-product length and twice the UV area, the next two take every square root and
+/// division of the piece in vector registers, and the last sums and keeps in triangle order.
+/// Each value goes through `measure_scalar`'s operations in the same order, so the results
+/// have the same bits (the tests compare them). (Eight-triangle blocks with the gathers
+/// transposed into lanes measured twice as slow as the plain loop.)
+pub fn measure_from(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32], base: u32) -> Measured {
     let tris = indices.len() / 3;
     let cap = |u: Option<&[f32]>| if u.is_some() { tris } else { 0 };
-    let mut dens: [Vec<f64>; 2] = [Vec::with_capacity(cap(uvs[0])), Vec::with_capacity(cap(uvs[1]))];
+    // f32 ratios (what the per-triangle arithmetic gives); the median widens the middle ones.
+    let mut dens: [Vec<f32>; 2] = [Vec::with_capacity(cap(uvs[0])), Vec::with_capacity(cap(uvs[1]))];
     let mut total = 0.0f64;
-    let p = |i: u32| -> Option<[f32; 3]> {
-        let i = i as usize * 3;
-        let s = positions.get(i..i + 3)?;
-        Some([s[0], s[1], s[2]])
-    };
-    let q = |uv: &[f32], i: u32| -> Option<[f32; 2]> {
-        let i = i as usize * 2;
-        let s = uv.get(i..i + 2)?;
-        Some([s[0], s[1]])
-    };
+    let (mut len2, mut area2) = ([0f32; PIECE], [0f32; PIECE]);
+    let mut uv2 = [[0f32; PIECE]; 2];
+    // Per triangle: bit 0 its corners are there, bit 1 + k its UV set k's are.
+    let mut there = [0u8; PIECE];
+    for piece in indices.chunks(3 * PIECE) {
+        let m = piece.len() / 3;
+        for (j, t) in piece.chunks_exact(3).enumerate() {
+            there[j] = 0;
+            let (Some(a), Some(b), Some(c)) = (get::<3>(positions, t[0], base), get::<3>(positions, t[1], base), get::<3>(positions, t[2], base)) else { continue };
+            let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+            let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+            let x = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+            len2[j] = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+            there[j] = 1;
+            for k in 0..2 {
+                let Some(uv) = uvs[k] else { continue };
+                let (Some(ta), Some(tb), Some(tc)) = (get::<2>(uv, t[0], base), get::<2>(uv, t[1], base), get::<2>(uv, t[2], base)) else { continue };
+                uv2[k][j] = ((tb[0] - ta[0]) * (tc[1] - ta[1]) - (tc[0] - ta[0]) * (tb[1] - ta[1])).abs();
+                there[j] |= 2 << k;
+            }
+        }
+        // Whole arrays (lanes past m hold an earlier piece's values and are not read).
+        for j in 0..PIECE {
+            area2[j] = len2[j].sqrt(); // twice the area
+        }
+        for k in 0..2 {
+            if uvs[k].is_some() {
+                for j in 0..PIECE {
+                    uv2[k][j] /= area2[j];
+                }
+            }
+        }
+        for j in 0..m {
+            if there[j] & 1 == 0 {
+                continue;
+            }
+            total += area2[j] as f64 * 0.5;
+            if area2[j] > 0.0 {
+                for k in 0..2 {
+                    if there[j] & (2 << k) != 0 {
+                        dens[k].push(uv2[k][j]);
+                    }
+                }
+            }
+        }
+    }
+    let [d0, d1] = dens;
+    Measured {
+        bounds: crate::mesh::bounds_of(positions),
+        area: total,
+        uv_density: [uvs[0].map(|_| median_sqrt_f32(d0)), uvs[1].map(|_| median_sqrt_f32(d1))],
+    }
+}
+
+/// Triangles per piece of `measure_from`: its arrays stay in the first-level cache.
+const PIECE: usize = 256;
+
+/// The straightforward one-triangle-at-a-time `measure_from`, for the tests to compare with.
+#[cfg(test)]
+fn measure_scalar(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32], base: u32) -> Measured {
+    let mut dens: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
+    let mut total = 0.0f64;
     for t in indices.chunks_exact(3) {
-        let (Some(a), Some(b), Some(c)) = (p(t[0]), p(t[1]), p(t[2])) else { continue };
+        let (Some(a), Some(b), Some(c)) = (get::<3>(positions, t[0], base), get::<3>(positions, t[1], base), get::<3>(positions, t[2], base)) else { continue };
         let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
         let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
         let x = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
@@ -94,9 +174,9 @@ pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> 
         if area2 > 0.0 {
             for k in 0..2 {
                 let Some(uv) = uvs[k] else { continue };
-                let (Some(ta), Some(tb), Some(tc)) = (q(uv, t[0]), q(uv, t[1]), q(uv, t[2])) else { continue };
+                let (Some(ta), Some(tb), Some(tc)) = (get::<2>(uv, t[0], base), get::<2>(uv, t[1], base), get::<2>(uv, t[2], base)) else { continue };
                 let uv2 = ((tb[0] - ta[0]) * (tc[1] - ta[1]) - (tc[0] - ta[0]) * (tb[1] - ta[1])).abs();
-                dens[k].push((uv2 / area2) as f64);
+                dens[k].push(uv2 / area2);
             }
         }
     }
@@ -104,8 +184,15 @@ pub fn measure(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]) -> 
     Measured {
         bounds: crate::mesh::bounds_of(positions),
         area: total,
-        uv_density: [uvs[0].map(|_| median_sqrt(d0)), uvs[1].map(|_| median_sqrt(d1))],
+        uv_density: [uvs[0].map(|_| median_sqrt_f32(d0)), uvs[1].map(|_| median_sqrt_f32(d1))],
     }
+}
+
+/// Vertex `i` (counted from `base`) of a flat array of `N`-component vectors, if there.
+#[inline]
+fn get<const N: usize>(a: &[f32], i: u32, base: u32) -> Option<[f32; N]> {
+    let i = (i.wrapping_sub(base) as usize).checked_mul(N)?; // no wrap on 32-bit targets
+    a.get(i..i.checked_add(N)?)?.try_into().ok()
 }
 
 /// stored / measured, with 0/0 as 1.
@@ -152,5 +239,52 @@ mod tests {
         assert!((m.uv_density[0].unwrap() - uv_density(&p, &uv, &i)).abs() < 1e-6);
         assert_eq!(m.uv_density[1], None);
         assert_eq!(m.bounds, Some(([0.0, 0.0, 0.0], [2.0, 3.0, 0.0])));
+    }
+
+    /// A deterministic stream of numbers in [0, 1).
+    fn rng(seed: &mut u64) -> f32 {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (*seed >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    #[test]
+    fn the_f32_median_is_the_widened_median() {
+        let mut s = 3u64;
+        for len in [1usize, 2, 3, 4, 7, 8, 100, 101, 1000, 1001] {
+            // Coarse values so that ties (and equal middle values) occur.
+            let v: Vec<f32> = (0..len).map(|_| (rng(&mut s) * 50.0).round() / 7.0).collect();
+            let wide: Vec<f64> = v.iter().map(|&x| x as f64).collect();
+            assert_eq!(median_sqrt_f32(v).to_bits(), median_sqrt(wide).to_bits(), "{len}");
+        }
+        assert_eq!(median_sqrt_f32(Vec::new()), 1.0);
+    }
+
+    #[test]
+    fn measuring_from_a_base_is_measuring_the_shifted_copy() {
+        // Random triangles (some degenerate, some indices out of range) over random
+        // positions and UVs: the LOD-numbered indices with a base give exactly what the
+        // section-numbered copy gives.
+        let mut s = 5u64;
+        for &(nv, nt, base) in &[(3usize, 1usize, 0u32), (3, 0, 0), (5, 7, 1), (50, 200, 7), (400, 1500, 123_456), (400, 1503, 9), (10, 30, u32::MAX - 20)] {
+            let p: Vec<f32> = (0..nv * 3).map(|_| rng(&mut s) * 4.0 - 2.0).collect();
+            let uv: Vec<f32> = (0..nv * 2).map(|_| rng(&mut s)).collect();
+            let local: Vec<u32> = (0..nt * 3).map(|_| {
+                let r = rng(&mut s);
+                if r < 0.02 { nv as u32 + 3 } else { (r * nv as f32) as u32 % nv as u32 }
+            }).collect();
+            let global: Vec<u32> = local.iter().map(|&i| i.wrapping_add(base)).collect();
+            for uvs in [[Some(&uv[..]), None], [Some(&uv[..]), Some(&uv[..])], [None, None]] {
+                assert_eq!(measure_from(&p, uvs, &global, base), measure(&p, uvs, &local));
+                // The pieces against the one-triangle-at-a-time loop, bit for bit.
+                let (x, y) = (measure_from(&p, uvs, &global, base), measure_scalar(&p, uvs, &global, base));
+                assert_eq!(x.area.to_bits(), y.area.to_bits());
+                assert_eq!(x.uv_density.map(|d| d.map(f64::to_bits)), y.uv_density.map(|d| d.map(f64::to_bits)));
+                assert_eq!(x, y);
+            }
+            // And the one-pass densities agree with the f64 reference within f32 rounding.
+            let m = measure(&p, [Some(&uv), None], &local);
+            let r = uv_density(&p, &uv, &local);
+            assert!((m.uv_density[0].unwrap() - r).abs() <= 1e-4 * r.max(1.0), "{m:?} {r}");
+        }
     }
 }
