@@ -193,11 +193,29 @@ fn overlapping_streams_and_bad_indices() {
     m5.lods[0].sections[0].vertex_count = u32::MAX;
     let mut doc = open("o.res", write_meshset(&m5).unwrap());
     let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
-    assert!(ch.errors.iter().any(|e| e.path == "lod[0].section[0].vertex_count"), "{:?}", ch.errors);
+    // The cause is the resource's field: the error is the resource's, at that field.
+    let field = |doc: &meshscope::Document, p: &str| doc.spans.fixed().iter().find(|s| s.path == p).unwrap().start;
+    let e = doc.errors.iter().find(|e| e.path == "lod[0].section[0].vertex_count").unwrap_or_else(|| panic!("{:?}", doc.errors));
+    assert_eq!(e.offset, field(&doc, "lod[0].section[0].vertex_count"));
+    assert!(ch.errors.iter().all(|e| !e.path.ends_with("vertex_count")), "{:?}", ch.errors);
     // Index format neither 0x21 nor 0x2e.
     let mut m4 = m;
     m4.lods[0].index_format = 0x22;
     let mut doc = open("o.res", write_meshset(&m4).unwrap());
-    let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
-    assert!(ch.errors.iter().any(|e| e.path.ends_with(".indices")));
+    let _ = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    let e = doc.errors.iter().find(|e| e.path == "lod[0].index_format").unwrap_or_else(|| panic!("{:?}", doc.errors));
+    assert_eq!(e.offset, field(&doc, "lod[0].index_format"));
+    // An element that passes its stream's stride: named by the declaration's element.
+    let mut m6 = match &open("o.res", b.resource.clone()).details {
+        meshscope::formats::Details::MeshSet(m) => m.clone(),
+        _ => unreachable!(),
+    };
+    let k = m6.lods[0].sections[0].stored.used().iter().position(|e| e.stream == 0).unwrap();
+    m6.lods[0].sections[0].stored.elements[k].offset = 250;
+    let mut doc = open("o.res", write_meshset(&m6).unwrap());
+    let _ = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    let p = format!("lod[0].section[0].stored_declaration.element[{k}].offset");
+    let e = doc.errors.iter().find(|e| e.path == p).unwrap_or_else(|| panic!("{:?}", doc.errors));
+    assert_eq!(e.offset, field(&doc, &p));
+    assert!(e.message().contains("passes the stream stride"));
 }

@@ -229,6 +229,12 @@ fn inline_geometry_is_read_from_the_trailing_data() {
     assert!(doc.mesh.lods[1].positions.is_empty(), "LOD 1 waits for its chunk");
     assert!(doc.spans.regions().iter().any(|r| r.path == "trailing.lod[0].section[0].stream[0]"));
     assert_eq!(m.header.layout_flags & 1, 0);
+    // Inline geometry stopped by a resource field: the error is at that field.
+    let mut m2 = m.clone();
+    m2.lods[0].index_format = 0x22;
+    let doc = open("dev.res", meshscope::formats::frostbite::write_meshset(&m2).unwrap());
+    let e = doc.errors.iter().find(|e| e.path == "lod[0].index_format").unwrap_or_else(|| panic!("{:?}", doc.errors));
+    assert_eq!(Some(e.offset), doc.spans.fixed().iter().find(|s| s.path == "lod[0].index_format").map(|s| s.start));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! streams back to back from its vertex offset (`stride * vertex_count` each), the index buffer
 //! at the LOD's vertex buffer byte count, indices counted from the section's start index.
 
-use super::declaration::usage;
+use super::declaration::{usage, Element};
 use super::element_format;
 use super::lod::{Lod, PASSES};
 use super::measures::{measure_from, Measured};
@@ -147,6 +147,29 @@ pub fn decode_lod(
     (out, measured)
 }
 
+/// The resource's path of a record decoded from a chunk (`lod[0].section[1]`) or from the
+/// trailing data (`trailing.lod[0].section[1]`).
+fn resource_path(path: &str) -> &str {
+    path.strip_prefix("trailing.").unwrap_or(path)
+}
+
+/// Gives each error that names a field of the resource that field's offset there, and
+/// splits them from the errors in the chunk's own bytes: (resource's, chunk's).
+pub fn in_resource(errors: Vec<Error>, resource: &[crate::span::Span]) -> (Vec<Error>, Vec<Error>) {
+    let mut res = Vec::new();
+    let mut own = Vec::new();
+    for mut e in errors {
+        match resource.iter().find(|s| s.path == e.path) {
+            Some(s) => {
+                e.offset = s.start;
+                res.push(e);
+            }
+            None => own.push(e),
+        }
+    }
+    (res, own)
+}
+
 fn truncate(out: &mut mesh::Lod, v0: usize, i0: usize, w: &Want) {
     out.indices.truncate(i0);
     out.positions.truncate(v0 * 3);
@@ -276,36 +299,39 @@ fn section(
     let n = s.vertex_count as usize;
     // The section's first vertex in the LOD arrays: its indices are stored shifted by it.
     let v0 = out.positions.len() / 3;
+    // Errors whose cause is a field of the resource name that field; `in_resource` gives it
+    // its offset there.
+    let rp = resource_path(path);
     let base = u32::try_from(v0).ok().filter(|b| b.checked_add(s.vertex_count).is_some())
-        .ok_or_else(|| Error::limit(data.base(), format!("{path}.vertex_count"), "the LOD has more than 2^32 vertices"))?;
+        .ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "the LOD has more than 2^32 vertices"))?;
     // Each stream: its bytes and the elements it holds.
     let mut start = s.vertex_offset as usize;
     let streams = (d.stream_count as usize).min(16);
     // Vertices with no bytes at all would size the arrays from the count alone.
     if n > 0 && (0..streams).all(|st| d.stride(st) == 0) {
-        return Err(Error::bad_value(data.base() + start as u64, format!("{path}.vertex_count"),
+        return Err(Error::bad_value(0, format!("{rp}.vertex_count"),
             format!("{n} vertices but the stored declaration has no stream with a stride")));
     }
     let mut windows = Vec::with_capacity(streams);
     for st in 0..streams {
         let stride = d.stride(st) as usize;
         let sp = format!("{path}.stream[{st}]");
-        let elems: Vec<_> = d.used().iter().filter(|e| e.stream as usize == st).collect();
+        let elems: Vec<(usize, &Element)> = d.used().iter().enumerate().filter(|(_, e)| e.stream as usize == st).collect();
         if stride == 0 {
             if !elems.is_empty() && n > 0 {
-                return Err(Error::bad_value(data.base() + start as u64, sp, "elements on a stream of stride 0"));
+                return Err(Error::bad_value(0, format!("{rp}.stored_declaration.stream[{st}].stride"), "elements on a stream of stride 0"));
             }
             windows.push(None);
             continue;
         }
-        let len = stride.checked_mul(n).ok_or_else(|| Error::limit(data.base(), format!("{path}.vertex_count"), "stream size overflows"))?;
+        let len = stride.checked_mul(n).ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "stream size overflows"))?;
         let win = data.window(start, len).map_err(|e| Error::new(e.offset, sp.clone(), e.kind))?;
         ranges.push((win.base(), win.base() + len as u64, sp.clone()));
         let mut region = Region { start: win.base(), stride: stride as u64, count: n as u64, path: sp.clone(), elems: Vec::new() };
-        for e in &elems {
+        for &(ei, e) in &elems {
             let Some((fname, size, _)) = element_format::info(e.format) else { continue };
             if e.offset as usize + size as usize > stride {
-                return Err(Error::bad_value(win.base(), format!("{sp}.{}", usage(e.usage).0),
+                return Err(Error::bad_value(0, format!("{rp}.stored_declaration.element[{ei}].offset"),
                     format!("element at offset {} of {size} bytes passes the stream stride {stride}", e.offset)));
             }
             let (uname, conf) = usage(e.usage);
@@ -384,9 +410,10 @@ fn section(
     }
     // Indices.
     let Some(isz) = l.index_size() else {
-        return Err(Error::unsupported(0, format!("{path}.indices"), format!("index format 0x{:x} is neither 0x21 nor 0x2e", l.index_format)));
+        let lod = rp.rsplit_once(".section[").map_or(rp, |x| x.0);
+        return Err(Error::unsupported(0, format!("{lod}.index_format"), format!("index format 0x{:x} is neither 0x21 nor 0x2e", l.index_format)));
     };
-    let count = (s.primitive_count as usize).checked_mul(3).ok_or_else(|| Error::limit(0, format!("{path}.primitive_count"), "overflows"))?;
+    let count = (s.primitive_count as usize).checked_mul(3).ok_or_else(|| Error::limit(0, format!("{rp}.primitive_count"), "overflows"))?;
     let at = (l.vertex_bytes as usize).saturating_add((s.start_index as usize).saturating_mul(isz as usize));
     let ip = format!("{path}.indices");
     let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;

@@ -91,6 +91,7 @@ pub fn decode(bytes: &[u8]) -> Decode {
     d.mesh.lods = m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect();
     m.measures = vec![Vec::new(); m.lods.len()];
     m.chunk_found = vec![false; m.lods.len()];
+    let errors_before_inline = d.errors.len();
     for (i, l) in m.lods.iter().enumerate() {
         if l.inline() && !m.trailing.is_empty() {
             let Ok(data) = file.from(trailing_at) else { continue };
@@ -108,6 +109,10 @@ pub fn decode(bytes: &[u8]) -> Decode {
     for (i, (out, l)) in d.mesh.lods.iter_mut().zip(&m.lods).enumerate() {
         stored::fill(out, &m.header, l, i);
     }
+    // Inline geometry stopped by a resource field: the error goes to that field's offset.
+    let inline_errors = d.errors.split_off(errors_before_inline.min(d.errors.len()));
+    let (theirs, own) = chunk::in_resource(inline_errors, &d.fields.spans);
+    d.errors.extend(theirs.into_iter().chain(own));
     checks::records(&mut d, &m);
     checks::measures(&mut d.checks, &m, &d.mesh);
     super::facts(&mut d.facts, &m);

@@ -133,6 +133,15 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
         checks::measures(&mut doc.checks, m, &doc.mesh);
     }
     doc.attached.push(name.to_string());
+    // A resource field that stops the chunk's decode (an index format, a declaration) is the
+    // resource's error, at that field; the chunk keeps the errors in its own bytes.
+    let (theirs, own) = chunk::in_resource(std::mem::take(&mut d.errors), doc.spans.fixed());
+    d.errors = own;
+    for e in theirs {
+        if !doc.errors.contains(&e) {
+            doc.errors.push(e);
+        }
+    }
     Ok(Document::from_decode(name, Format::FrostbiteChunk, bytes, d))
 }
 
