@@ -46,6 +46,9 @@ export function torusMesh({ rings = 48, sides = 24, R = 1, r = 0.35, nsec = 2, l
   };
 }
 
+// The canvas helpers below run in the page through page.evaluate, which sends each function's
+// own text alone: they cannot share a helper, so each copies the canvas itself.
+
 /** Counts the canvas pixels that are not background; returns share, centroid and bbox. */
 export function canvasCoverage() {
   const src = document.getElementById('viewer-canvas');
