@@ -4,13 +4,14 @@
 //! skinned and composite; one to four LODs of one to six sections; a few KB each), the size
 //! of the set the description was worked out from. Building them is not timed; each is then
 //! decoded by the real decoder, counted and dropped, as `meshscope census` does, and the
-//! decode + census + report time is printed (`N=4800` censuses fewer). With files (or
+//! decode + census + report time is printed, decoding on one thread and on every core (the
+//! census counts on one thread in file order either way; `N=4800` censuses fewer). With files (or
 //! folders) it reads, decodes and censuses them as `meshscope census` does and prints the
 //! whole time, reading and decoding included (`--repeat N` censuses them N times over).
 
 use meshscope::census::Census;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, TriMesh};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A xorshift generator: the set is the same on every run.
 struct Rng(u64);
@@ -37,7 +38,7 @@ fn meshset(i: u32, rng: &mut Rng) -> Vec<u8> {
         let sections = (0..n)
             .map(|k| {
                 let material = format!("Materials/Set{}/Mat{}", rng.next() % 50, k);
-                let mut t: TriMesh = if rng.next() % 4 == 0 {
+                let mut t: TriMesh = if rng.next().is_multiple_of(4) {
                     grid(&material, 1 + rng.next() % 3, 0.5)
                 } else {
                     cube(&material, 0.5 + (rng.next() % 8) as f32, [0.0, (rng.next() % 5) as f32, 0.0])
@@ -50,7 +51,7 @@ fn meshset(i: u32, rng: &mut Rng) -> Vec<u8> {
                 t
             })
             .collect();
-        b.lods.push(BuildLod { sections, index_32: rng.next() % 5 == 0, inline: l > 0 && rng.next() % 10 == 0 });
+        b.lods.push(BuildLod { sections, index_32: rng.next().is_multiple_of(5), inline: l > 0 && rng.next().is_multiple_of(10) });
     }
     build(&b).resource
 }
@@ -76,12 +77,14 @@ fn files(args: &[String]) {
     args.iter().for_each(|a| walk(a.as_ref(), &mut paths));
     let t = Instant::now();
     let mut c = Census::new();
-    for r in 0..repeat {
-        for p in &paths {
-            let b = std::fs::read(p).expect("readable file");
-            c.add_file(&format!("{r}/{}", p.to_string_lossy()), b);
-        }
-    }
+    let n = paths.len();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    c.add_files(n * repeat, threads, |i| {
+        let p = &paths[i % n];
+        let b = std::fs::read(p).map_err(|e| e.to_string())?;
+        Ok((format!("{}/{}", i / n, p.to_string_lossy()), b))
+    })
+    .expect("readable files");
     let r = c.report(1000);
     println!(
         "{} files ({} bytes, {} skipped): read + decode + census + report in {:.3} s; {} entries, {} relations",
@@ -98,23 +101,27 @@ fn main() {
     let n_env = std::env::var("N").ok().and_then(|v| v.parse().ok());
     let N: u32 = n_env.unwrap_or(48_000);
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (mut gen, mut add) = (Duration::ZERO, Duration::ZERO);
-    let mut bytes = 0u64;
-    let mut c = Census::new();
-    for i in 0..N {
-        let t = Instant::now();
-        let file = meshset(i, &mut rng);
-        gen += t.elapsed();
-        bytes += file.len() as u64;
-        let t = Instant::now();
-        c.add_file(&format!("mesh{i:05}.MeshSet"), file);
-        add += t.elapsed();
-    }
     let t = Instant::now();
-    let r = c.report(1000);
-    let report = t.elapsed();
-    println!(
-        "{N} builder-made MeshSets ({bytes} bytes, {} with errors): decode + census {:.3} s, report {:.3} s, together {:.3} s ({:.0} files/s); not counted: building them {:.3} s; {} entries, {} relations",
-        r.files_with_errors, add.as_secs_f64(), report.as_secs_f64(), (add + report).as_secs_f64(), N as f64 / (add + report).as_secs_f64(), gen.as_secs_f64(), r.entries.len(), r.relations.len()
-    );
+    let files: Vec<Vec<u8>> = (0..N).map(|i| meshset(i, &mut rng)).collect();
+    let gen = t.elapsed();
+    let bytes: usize = files.iter().map(Vec::len).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut runs = vec![1];
+    if cores > 1 {
+        runs.push(cores);
+    }
+    for threads in runs {
+        let t = Instant::now();
+        let mut c = Census::new();
+        c.add_files(files.len(), threads, |i| Ok((format!("mesh{i:05}.MeshSet"), files[i].clone()))).expect("in memory");
+        let add = t.elapsed();
+        let t = Instant::now();
+        let r = c.report(1000);
+        let report = t.elapsed();
+        let all = (add + report).as_secs_f64();
+        println!(
+            "{N} builder-made MeshSets ({bytes} bytes, {} with errors), decoding on {threads} thread(s): decode + census {:.3} s, report {:.3} s, together {all:.3} s ({:.0} files/s); not counted: building them {:.3} s; {} entries, {} relations",
+            r.files_with_errors, add.as_secs_f64(), report.as_secs_f64(), N as f64 / all, gen.as_secs_f64(), r.entries.len(), r.relations.len()
+        );
+    }
 }

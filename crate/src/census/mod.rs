@@ -5,6 +5,8 @@
 
 pub mod accumulate;
 pub mod fold;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod parallel;
 pub mod relations;
 pub mod report;
 pub mod walk;

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-pub const USAGE: &str = "meshscope census [--json] [--places] [--max-values N] FILE|DIR...";
+pub const USAGE: &str = "meshscope census [--json] [--places] [--max-values N] [--threads N] FILE|DIR...";
 
 /// Files under `p` (itself when it is a file), in name order.
 fn collect(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -81,12 +81,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut json_out = false;
     let mut places = false;
     let mut max_values = meshscope::census::report::REPORT_VALUES;
+    // Decoding threads (the census itself counts on one, in file order): all cores by default.
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut inputs = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json_out = true,
             "--places" => places = true,
+            "--threads" => {
+                let v = it.next().ok_or("--threads needs a value")?;
+                threads = v.parse().map_err(|_| format!("not a number: {v}"))?;
+            }
             "--max-values" => {
                 let v = it.next().ok_or("--max-values needs a value")?;
                 max_values = v.parse().map_err(|_| format!("not a number: {v}"))?;
@@ -103,10 +109,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         collect(p, &mut files)?;
     }
     let mut c = Census::new();
-    for f in &files {
+    c.add_files(files.len(), threads, |i| {
+        let f = &files[i];
         let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        c.add_file(&f.to_string_lossy(), bytes);
-    }
+        Ok((f.to_string_lossy().into_owned(), bytes))
+    })?;
     let r = c.report(max_values);
     let mut out = std::io::stdout().lock();
     let w = |out: &mut std::io::StdoutLock, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
