@@ -218,7 +218,8 @@ function tiledPly(bytes) {
   return Buffer.concat([head, tiles, SMALL.subarray(v + 12 + count * stride)]);
 }
 
-test('a big file: its first rows are colored from the first bytes read, as the whole decode colors them', async (t) => {
+for (const [name, make, first] of [['tiled.ply', () => tiledPly(12 << 20), 'proven'], ['raw.bin', () => Buffer.alloc(12 << 20, 0x5a), 'uncovered']]) {
+test(`a big file (${name}): its first rows are colored from the first bytes read, as the whole decode colors them`, async (t) => {
   if (needsDecoder()) return t.skip(needsDecoder());
   const page = await openPage(env);
   await page.evaluate(() => {
@@ -234,8 +235,8 @@ test('a big file: its first rows are colored from the first bytes read, as the w
       }
     };
   });
-  await choose(page, 'tiled.ply', tiledPly(12 << 20));
-  await page.waitForFunction(() => window.meshscope.state.docs.at(-1).name === 'tiled.ply' && !window.meshscope.state.docs.at(-1).summary.pending);
+  await choose(page, name, make());
+  await page.waitForFunction((n) => window.meshscope.state.docs.at(-1).name === n && !window.meshscope.state.docs.at(-1).summary.pending, name);
   const { early, earlyPreview } = await page.evaluate(() => ({ early: window.early, earlyPreview: window.earlyPreview }));
   assert.ok(early?.length > 100, 'rows were painted from the first bytes read');
   assert.equal(earlyPreview, true, 'while the file was still a preview');
@@ -245,6 +246,7 @@ test('a big file: its first rows are colored from the first bytes read, as the w
   const final = Object.fromEntries(await page.evaluate(() => [...document.querySelectorAll('#hex .b[data-offset]')].map((b) => [b.dataset.offset, b.dataset.confidence])));
   const differ = early.filter(([o, c]) => final[o] != null && final[o] !== c);
   assert.deepEqual(differ, [], 'the early colors are the decoded document\'s');
-  assert.equal(final['0'], 'proven');
+  assert.equal(final['0'], first);
   await page.close();
 });
+}

@@ -69,8 +69,8 @@ pub fn complete(handle: u32) -> Result<bool, JsError> {
 }
 
 /// A first look at a buffer still being filled: its first `filled` bytes are the file's and
-/// the rest are still zero. Where the format has a quick structure pass, the structure is
-/// decoded over the whole buffer and the span triples of `[start, end)` (cut at `filled`) are
+/// the rest are still zero. Where the format has a quick structure pass (or no structure to
+/// find: raw bytes, a chunk alone), the structure is decoded over the whole buffer and the span triples of `[start, end)` (cut at `filled`) are
 /// returned, as `span_bounds` returns them; `null` otherwise. The page colors the first rows
 /// of a big file with them while the rest is read; the document proper replaces them.
 #[wasm_bindgen]
@@ -79,7 +79,14 @@ pub fn buffer_preview(token: u32, name: &str, filled: f64, start: f64, end: f64)
         let b = b.borrow();
         let bytes = b.1.get(&token).ok_or_else(|| JsError::new(&format!("no buffer {token}")))?;
         let format = crate::formats::detect(name, bytes);
-        let Some(d) = crate::formats::decode_structure(format, bytes) else { return Ok(JsValue::NULL) };
+        use crate::formats::Format;
+        let d = match crate::formats::decode_structure(format, bytes) {
+            Some(d) => d,
+            // Raw bytes and a chunk alone: their whole decode is quick and finds no spans, so
+            // their first rows are known (uncovered) at once too.
+            None if matches!(format, Format::Unknown | Format::FrostbiteChunk) => crate::formats::decode(format, name, bytes),
+            None => return Ok(JsValue::NULL),
+        };
         let map = crate::span::SpanMap::new(d.fields.spans, d.fields.regions);
         let end = super::offset(end).min(super::offset(filled));
         let mut out = Vec::new();
