@@ -49,12 +49,7 @@ test('the view draws a mesh lit, framed and covering a sensible share of the can
 
 test('the built-in sample is drawn when the file opens', async (t) => {
   const page = await openPage(env);
-  const hasMesh = await page.evaluate(async () => !!(await window.meshscope.docs.mesh(window.meshscope.state.active, 0)));
-  if (!hasMesh) {
-    t.skip('the GEM decoder is not on this branch yet: the sample decodes to no mesh');
-    await page.close();
-    return;
-  }
+  if (!(await sampleHasMesh(page, t))) return;
   await page.waitForFunction(() => Number(document.getElementById('viewer-canvas').dataset.frames ?? 0) > 0, null, { timeout: 20000 });
   const cov = await page.evaluate(canvasCoverage);
   await page.screenshot({ path: `${OUT}viewer-sample.png` });
@@ -64,6 +59,16 @@ test('the built-in sample is drawn when the file opens', async (t) => {
 });
 
 /** A point of the canvas (CSS pixels from its top left) that the mesh covers, near the centre. */
+/** Whether the open built-in sample has a mesh; if not, skips the test and closes the page. */
+async function sampleHasMesh(page, t) {
+  const hasMesh = await page.evaluate(async () => !!(await window.meshscope.docs.mesh(window.meshscope.state.active, 0)));
+  if (!hasMesh) {
+    t.skip('the GEM decoder is not on this branch yet: the sample decodes to no mesh');
+    await page.close();
+  }
+  return hasMesh;
+}
+
 async function coveredPoint(page) {
   return page.evaluate(() => {
     const src = document.getElementById('viewer-canvas');
@@ -195,12 +200,7 @@ test('a lost WebGL context says so and is recovered', async () => {
 
 test('"Download .glb" saves an export of the open file that the Khronos validator accepts', async (t) => {
   const page = await openPage(env);
-  const hasMesh = await page.evaluate(async () => !!(await window.meshscope.docs.mesh(window.meshscope.state.active, 0)));
-  if (!hasMesh) {
-    t.skip('the GEM decoder is not on this branch yet: the sample decodes to no mesh');
-    await page.close();
-    return;
-  }
+  if (!(await sampleHasMesh(page, t))) return;
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#viewer-download')]);
   assert.equal(download.suggestedFilename(), 'sample.glb');
   const path = `${OUT}download-sample.glb`;
@@ -214,12 +214,7 @@ test('"Download .glb" saves an export of the open file that the Khronos validato
 
 test('clicking a triangle of the built-in sample selects the bytes of its three indices', async (t) => {
   const page = await openPage(env);
-  const hasMesh = await page.evaluate(async () => !!(await window.meshscope.docs.mesh(window.meshscope.state.active, 0)));
-  if (!hasMesh) {
-    t.skip('the GEM decoder is not on this branch yet: the sample decodes to no mesh');
-    await page.close();
-    return;
-  }
+  if (!(await sampleHasMesh(page, t))) return;
   await page.waitForFunction(() => Number(document.getElementById('viewer-canvas').dataset.frames ?? 0) > 0, null, { timeout: 20000 });
   const pt = await coveredPoint(page);
   const box = await page.locator('#viewer-canvas').boundingBox();

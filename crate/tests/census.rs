@@ -123,13 +123,7 @@ fn entry<'a>(es: &'a [EntryReport], kind: &str, path: &str, ty: &str) -> &'a Ent
 fn counts(e: &EntryReport) -> Vec<(String, u64)> {
     e.values
         .iter()
-        .map(|v| {
-            let s = match &v.value {
-                Shown::Number(n) => n.to_string(),
-                Shown::Text(t) => t.clone(),
-            };
-            (s, v.count)
-        })
+        .map(|v| (v.value.to_string(), v.count))
         .collect()
 }
 

@@ -31,13 +31,7 @@ fn vert(b: &[u8]) -> (u64, u64) {
 fn dist(e: &EntryReport) -> BTreeMap<String, u64> {
     e.values
         .iter()
-        .map(|v| {
-            let s = match &v.value {
-                Shown::Number(n) => n.to_string(),
-                Shown::Text(t) => t.clone(),
-            };
-            (s, v.count)
-        })
+        .map(|v| (v.value.to_string(), v.count))
         .collect()
 }
 

@@ -30,6 +30,15 @@ pub enum Shown {
     Text(String),
 }
 
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Shown::Number(n) => write!(f, "{n}"),
+            Shown::Text(t) => f.write_str(t),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct PlaceReport {
     pub file: String,

@@ -135,13 +135,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .values
                 .iter()
                 .take(4)
-                .map(|v| {
-                    let s = match &v.value {
-                        Shown::Number(n) => n.to_string(),
-                        Shown::Text(t) => t.clone(),
-                    };
-                    format!("{s} x{}", v.count)
-                })
+                .map(|v| format!("{} x{}", v.value, v.count))
                 .collect();
             let more = if e.values.len() > 4 || e.tail.is_some() { ", ..." } else { "" };
             w(&mut out, format!(

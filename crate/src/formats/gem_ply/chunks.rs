@@ -198,10 +198,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             Chunk::Bnds { min, max }
         }
         "ADJA" => {
-            let cp = format!("{path}.face_count");
-            let at = r.offset();
-            let n = count_i32(f, r, &cp, P, VENDOR)?;
-            p.places.face_counts.push((cp, at, n as u64));
+            let n = face_count(f, &mut p.places.face_counts, r, path)?;
             let ap = format!("{path}.adjacencies");
             let e = elem(
                 6,
@@ -224,10 +221,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             Chunk::Adja(faces)
         }
         "SHDW" => {
-            let cp = format!("{path}.face_count");
-            let at = r.offset();
-            let n = count_i32(f, r, &cp, P, VENDOR)?;
-            p.places.face_counts.push((cp, at, n as u64));
+            let n = face_count(f, &mut p.places.face_counts, r, path)?;
             let sp = format!("{path}.shadow_infos");
             let e = elem(
                 1,
@@ -274,4 +268,13 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
         }
     };
     Ok(c)
+}
+
+/// A per-face chunk's face count (ADJA, SHDW), kept for the check that it equals the triangles.
+fn face_count(f: &mut Fields, counts: &mut Vec<(String, u64, u64)>, r: &mut Reader, path: &str) -> Result<u32> {
+    let cp = format!("{path}.face_count");
+    let at = r.offset();
+    let n = count_i32(f, r, &cp, P, VENDOR)?;
+    counts.push((cp, at, n as u64));
+    Ok(n)
 }

@@ -4,7 +4,7 @@
 use super::chunks::name;
 use super::{Element, MeshChunk, Parsed, Sbm1, SubPlace, SubmAs2, SubmGem3, VENDOR};
 use crate::error::Result;
-use crate::field::show_text;
+use crate::field::{show_text, FieldType};
 use crate::read::Reader;
 use crate::span::{Confidence, Fields};
 
@@ -167,13 +167,7 @@ pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk
         s.value = fvf_names(m.fvf);
         s.note = "vendor description (0x1000: Direct3D last-blend-value-is-u8[4]-indices, observed in gun2.ply)".into();
     }
-    m.face_start = f.read(r, &format!("{path}.face_start"), P, VENDOR)?;
-    let fc_at = r.offset();
-    m.face_count = f.read(r, &format!("{path}.face_count"), P, VENDOR)?;
-    p.places.subs.push(SubPlace {
-        path: path.into(),
-        face_count_at: fc_at,
-    });
+    (m.face_start, m.face_count) = faces(f, &mut p.places.subs, r, path)?;
     m.flags = f.flags(r, &format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     if m.flags & 0x200 != 0 {
         m.specular = Some(f.read(r, &format!("{path}.specular_color"), P, VENDOR)?);
@@ -204,9 +198,40 @@ pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk
     Ok(m)
 }
 
-/// The 0xFF byte that ends an element or tag list.
-fn end_of_list(f: &mut Fields, at: u64, path: &str, conf: Confidence, note: &'static str) {
-    f.add(at, 1, path, "u8", "0xff (end of list)", conf, note);
+/// The first byte of item `i` of list `{path}.{list}`: `None` at the 0xFF that ends the list
+/// (recorded as `{path}.{list}_end`), else the item's path and the byte, recorded as its
+/// `field` and shown by `show`.
+#[allow(clippy::too_many_arguments)]
+fn list_lead(
+    f: &mut Fields,
+    r: &mut Reader,
+    path: &str,
+    list: &str,
+    i: usize,
+    field: &str,
+    show: fn(u8) -> String,
+    conf: Confidence,
+    note: &'static str,
+) -> Result<Option<(String, u8)>> {
+    let item = format!("{path}.{list}[{i}]");
+    let at = r.offset();
+    let b = r.u8().map_err(|e| e.at_path(&format!("{item}.{field}")))?;
+    if b == 0xff {
+        f.add(at, 1, format!("{path}.{list}_end"), "u8", "0xff (end of list)", conf, note);
+        return Ok(None);
+    }
+    f.add(at, 1, format!("{item}.{field}"), "u8", show(b), conf, note);
+    Ok(Some((item, b)))
+}
+
+/// A submesh's face_start and face_count; where the count is is kept for the check that the
+/// submeshes cover the triangles.
+fn faces<T: FieldType>(f: &mut Fields, subs: &mut Vec<SubPlace>, r: &mut Reader, path: &str) -> Result<(T, T)> {
+    let start = f.read(r, &format!("{path}.face_start"), P, VENDOR)?;
+    let at = r.offset();
+    let count = f.read(r, &format!("{path}.face_count"), P, VENDOR)?;
+    subs.push(SubPlace { path: path.into(), face_count_at: at });
+    Ok((start, count))
 }
 
 /// The SBM1 element and tag lists, each ended by 0xFF; the AS2 SUBM stores the same.
@@ -218,24 +243,9 @@ fn elements_and_tags(
     note: &'static str,
 ) -> Result<(Vec<Element>, Vec<(u8, u32)>)> {
     let mut elements = Vec::new();
-    loop {
-        let i = elements.len();
-        let ep = format!("{path}.vertex_elements[{i}]");
-        let at = r.offset();
-        let tu = r.u8().map_err(|e| e.at_path(&format!("{ep}.type_usage")))?;
-        if tu == 0xff {
-            end_of_list(f, at, &format!("{path}.vertex_elements_end"), conf, note);
-            break;
-        }
-        f.add(
-            at,
-            1,
-            format!("{ep}.type_usage"),
-            "u8",
-            type_usage_name(tu),
-            conf,
-            note,
-        );
+    while let Some((ep, tu)) =
+        list_lead(f, r, path, "vertex_elements", elements.len(), "type_usage", type_usage_name, conf, note)?
+    {
         let usage_index = f.read(r, &format!("{ep}.usage_index"), conf, note)?;
         let stream = f.read(r, &format!("{ep}.stream_index"), conf, note)?;
         elements.push(Element {
@@ -245,24 +255,9 @@ fn elements_and_tags(
         });
     }
     let mut tags = Vec::new();
-    loop {
-        let i = tags.len();
-        let tp = format!("{path}.tags[{i}]");
-        let at = r.offset();
-        let ti = r.u8().map_err(|e| e.at_path(&format!("{tp}.tag_index")))?;
-        if ti == 0xff {
-            end_of_list(f, at, &format!("{path}.tags_end"), conf, note);
-            break;
-        }
-        f.add(
-            at,
-            1,
-            format!("{tp}.tag_index"),
-            "u8",
-            ti.to_string(),
-            conf,
-            note,
-        );
+    while let Some((tp, ti)) =
+        list_lead(f, r, path, "tags", tags.len(), "tag_index", |t| t.to_string(), conf, note)?
+    {
         let at = r.offset();
         let id: u32 = r.u32().map_err(|e| e.at_path(&format!("{tp}.tag_chunk")))?;
         let shown = format!("0x{id:08x} (\"{}\")", show_text(&id.to_le_bytes()));
@@ -275,13 +270,7 @@ fn elements_and_tags(
 pub fn read_sbm1(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Sbm1> {
     let f = &mut p.fields;
     let (elements, tags) = elements_and_tags(f, r, path, P, VENDOR)?;
-    let face_start = f.read(r, &format!("{path}.face_start"), P, VENDOR)?;
-    let fc_at = r.offset();
-    let face_count = f.read(r, &format!("{path}.face_count"), P, VENDOR)?;
-    p.places.subs.push(SubPlace {
-        path: path.into(),
-        face_count_at: fc_at,
-    });
+    let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
     let flags = f.flags(r, &format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
     Ok(Sbm1 {
@@ -302,13 +291,7 @@ pub fn read_subm_gem3(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Subm
         sp.ty = "u16 flags".into();
         sp.value = vertex_format_names(s.vertex_format);
     }
-    s.face_start = f.read(r, &format!("{path}.face_start"), P, VENDOR)?;
-    let fc_at = r.offset();
-    s.face_count = f.read(r, &format!("{path}.face_count"), P, VENDOR)?;
-    p.places.subs.push(SubPlace {
-        path: path.into(),
-        face_count_at: fc_at,
-    });
+    (s.face_start, s.face_count) = faces(f, &mut p.places.subs, r, path)?;
     s.vertex_start = f.read(r, &format!("{path}.vertex_start"), P, VENDOR)?;
     s.vertex_count = f.read(r, &format!("{path}.vertex_count"), P, VENDOR)?;
     s.flags = f.flags(r, &format!("{path}.mesh_flags"), &GEM3_FLAGS, P, VENDOR)?;
@@ -327,13 +310,7 @@ says one type_usage byte per element and no tags";
 pub fn read_subm_as2(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmAs2> {
     let f = &mut p.fields;
     let (elements, tags) = elements_and_tags(f, r, path, O, AS2_LISTS)?;
-    let face_start = f.read(r, &format!("{path}.face_start"), P, VENDOR)?;
-    let fc_at = r.offset();
-    let face_count = f.read(r, &format!("{path}.face_count"), P, VENDOR)?;
-    p.places.subs.push(SubPlace {
-        path: path.into(),
-        face_count_at: fc_at,
-    });
+    let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
     let note = "the vendor description calls these unknown; map_4v4_long.ply holds 0 and the VERT \
 vertex count here (vertex start and count?)";
     let u0 = f.read(r, &format!("{path}.unknown[0]"), Confidence::Unknown, note)?;
