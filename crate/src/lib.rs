@@ -12,6 +12,7 @@ pub mod mesh;
 pub mod read;
 pub mod sample;
 pub mod search;
+pub mod shape;
 pub mod span;
 pub mod tree;
 

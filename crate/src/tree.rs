@@ -1,10 +1,10 @@
-//! The structure tree, derived from the spans' paths: `lod[0].section[2].vertex_count`
-//! nests under `lod[0]` and `section[2]`. Regions become array nodes whose elements are
+//! The structure tree as the page and the command line show it, built from the shape
+//! (`shape.rs`) with the text of each node. Regions become array nodes whose elements are
 //! expanded on demand, so a buffer of 100,000 vertices is one node until opened.
 
+use crate::shape::{Shape, Texts};
 use crate::span::{Confidence, Region, Span};
 use serde::Serialize;
-use crate::fx::FxMap;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Node {
@@ -59,111 +59,30 @@ impl Node {
     }
 }
 
-/// The tree under construction: nodes in an arena, each path prefix found by a borrowed key.
-struct Builder<'a> {
-    arena: Vec<Node>,
-    kids: Vec<Vec<usize>>,
-    roots: Vec<usize>,
-    by_path: FxMap<&'a str, usize>,
-    /// The previous path's segment ends and nodes: decoders emit the fields of a record
-    /// together, so most paths share their parents with the one before and skip the map.
-    last: Vec<(usize, usize)>,
-    last_path: &'a str,
-}
-
-impl<'a> Builder<'a> {
-    fn insert(&mut self, path: &'a str, start: u64, end: u64, make_leaf: &dyn Fn(&str) -> Node) {
-        // Parents shared with the previous path: whole segments equal up to a dot.
-        let same = path.bytes().zip(self.last_path.bytes()).take_while(|(a, b)| a == b).count();
-        let keep = self.last.iter().take_while(|&&(e, _)| e < same && path.as_bytes().get(e) == Some(&b'.')
-            && self.last_path.as_bytes().get(e) == Some(&b'.')).count();
-        self.last.truncate(keep);
-        for &(_, i) in &self.last {
-            let n = &mut self.arena[i];
-            n.start = n.start.min(start);
-            n.end = n.end.max(end);
-        }
-        let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
-        let mut parent = self.last.last().map(|&(_, i)| i);
-        while from <= path.len() {
-            let end_at = path[from..].find('.').map_or(path.len(), |d| from + d);
-            let (prefix, seg) = (&path[..end_at], &path[from..end_at]);
-            let last = end_at == path.len();
-            let idx = match self.by_path.get(prefix) {
-                Some(&i) => {
-                    let n = &mut self.arena[i];
-                    n.start = n.start.min(start);
-                    n.end = n.end.max(end);
-                    i
-                }
-                None => {
-                    let node = if last { make_leaf(seg) } else { Node::group(seg, prefix, start, end) };
-                    self.arena.push(node);
-                    self.kids.push(Vec::new());
-                    let i = self.arena.len() - 1;
-                    self.by_path.insert(prefix, i);
-                    match parent {
-                        Some(p) => self.kids[p].push(i),
-                        None => self.roots.push(i),
-                    }
-                    i
-                }
-            };
-            if !last {
-                self.last.push((end_at, idx));
-            }
-            parent = Some(idx);
-            from = end_at + 1;
-        }
-        self.last_path = path;
-    }
-}
-
 /// Builds the tree from spans in the order they were decoded, the regions, and the records
 /// whose extent the decoder declared (`Fields::record`).
 pub fn build(spans: &[Span], regions: &[Region], records: &[(String, u64, u64)]) -> Vec<Node> {
-    let mut b = Builder {
-        arena: Vec::with_capacity(spans.len() + spans.len() / 4),
-        kids: Vec::with_capacity(spans.len() + spans.len() / 4),
-        roots: Vec::new(),
-        by_path: FxMap::default(),
-        last: Vec::new(),
-        last_path: "",
-    };
-    b.by_path.reserve(spans.len() + spans.len() / 4);
-    for s in spans {
-        b.insert(&s.path, s.start, s.end(), &|name| Node::leaf(name, s));
+    let shape = Shape::new(spans, regions, records);
+    let texts = Texts { spans, regions };
+    fn assemble(shape: &Shape, texts: &Texts, i: u32) -> Node {
+        let n = shape.node(i);
+        let (name, path) = (texts.name(n), texts.path(n));
+        let mut node = match (texts.span(n), n.region.and_then(|r| texts.regions.get(r as usize))) {
+            (Some(s), _) => Node::leaf(name, s),
+            (None, Some(r)) => Node {
+                region: n.region,
+                count: Some(r.count),
+                ty: Some(format!("[{}; {} bytes]", r.count, r.stride).into()),
+                ..Node::group(name, path, n.start, n.end)
+            },
+            (None, None) => Node::group(name, path, n.start, n.end),
+        };
+        node.start = n.start;
+        node.end = n.end;
+        node.children = n.kids.iter().map(|&k| assemble(shape, texts, k)).collect();
+        node
     }
-    for (ri, r) in regions.iter().enumerate() {
-        b.insert(&r.path, r.start, r.end(), &|name| Node {
-            region: Some(ri as u32),
-            count: Some(r.count),
-            ty: Some(format!("[{}; {} bytes]", r.count, r.stride).into()),
-            ..Node::group(name, &r.path, r.start, r.end())
-        });
-    }
-    let Builder { mut arena, kids, roots, by_path, .. } = b;
-
-    for (path, start, len) in records {
-        if let Some(&i) = by_path.get(path.as_str()) {
-            if arena[i].region.is_none() && arena[i].confidence.is_none() {
-                arena[i].start = *start;
-                arena[i].end = start + len;
-            }
-        }
-    }
-
-    fn assemble(i: usize, arena: &mut Vec<Node>, kids: &[Vec<usize>]) -> Node {
-        let mut n = std::mem::replace(&mut arena[i], Node::group("", "", 0, 0));
-        let mut children: Vec<Node> = kids[i].iter().map(|&k| assemble(k, arena, kids)).collect();
-        // Decoders mostly emit in offset order already; a stable sort of sorted input is linear.
-        children.sort_by_key(|c| c.start);
-        n.children = children;
-        n
-    }
-    let mut out: Vec<Node> = roots.iter().map(|&r| assemble(r, &mut arena, &kids)).collect();
-    out.sort_by_key(|c| c.start);
-    out
+    shape.roots.iter().map(|&r| assemble(&shape, &texts, r)).collect()
 }
 
 /// Nodes for elements `first..first+count` of a region, each with one child per field.

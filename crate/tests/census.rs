@@ -3,8 +3,8 @@
 //! are computed here from the generator's rules, not read back from the census.
 
 use meshscope::census::report::{EntryReport, Shown};
-use meshscope::census::Census;
-use meshscope::document::{Decode, Document};
+use meshscope::census::{Census, Parsed};
+use meshscope::document::Decode;
 use meshscope::formats::Format;
 use meshscope::span::{Confidence, Elem, Fields, Region};
 
@@ -30,9 +30,9 @@ impl W {
     fn gap(&mut self, b: &[u8]) {
         self.bytes.extend_from_slice(b);
     }
-    fn doc(self, name: &str) -> Document {
+    fn doc(self, name: &str) -> Parsed {
         let d = Decode { fields: self.f, ..Decode::default() };
-        Document::from_decode(name, Format::FrostbiteMeshSet, self.bytes, d)
+        Parsed::from_decode(name, Format::FrostbiteMeshSet, self.bytes, d)
     }
 }
 
@@ -59,7 +59,7 @@ fn vert_count(i: u32) -> u32 {
 
 /// Header 0x18 bytes, `lod_count` LOD records of 0x10, their sections (8 bytes each), then
 /// a VERT record with a region of `vert_count` 12-byte vertices.
-fn build(i: u32) -> Document {
+fn build(i: u32) -> Parsed {
     let mut w = W::default();
     let lods = lod_count(i);
     w.u32("header.size", 0x18, Confidence::Proven);

@@ -127,9 +127,17 @@ impl Entry {
         }
     }
 
-    /// Counts one record's value. `rel` is the value's offset inside its record, for
-    /// entries that have one.
-    pub fn add(&mut self, value: &str, num: Option<f64>, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
+    /// Counts one record's value and returns it as a number, if it is one. `num` parses
+    /// the value; it runs only for a value not seen before. `rel` is the value's offset
+    /// inside its record, for entries that have one.
+    pub fn add(
+        &mut self,
+        value: &str,
+        num: impl FnOnce() -> Option<f64>,
+        rel: Option<u64>,
+        place: impl FnOnce() -> Place,
+        file: u32,
+    ) -> Option<f64> {
         if self.records == 0 {
             self.offset = rel;
         } else if self.offset != rel {
@@ -140,28 +148,35 @@ impl Entry {
             self.last_file = file;
             self.files += 1;
         }
+        let mut place = Some(place);
+        let (num, fresh) = match self.values.get_mut(value) {
+            Some(v) => {
+                v.count += 1;
+                if v.last_file != file {
+                    v.last_file = file;
+                    v.files += 1;
+                }
+                if let (true, Some(p)) = (v.places.len() < EXAMPLES, place.take()) {
+                    v.places.push(p());
+                }
+                (v.num, false)
+            }
+            None => (num(), true),
+        };
         if let Some(n) = num.filter(|n| n.is_finite()) {
             self.numbers += 1;
             self.min = self.min.min(n);
             self.max = self.max.max(n);
         }
-        if let Some(v) = self.values.get_mut(value) {
-            v.count += 1;
-            if v.last_file != file {
-                v.last_file = file;
-                v.files += 1;
+        if fresh {
+            if self.values.len() >= VALUE_CAP {
+                self.tail_records += 1;
+            } else if let Some(p) = place.take() {
+                let stats = ValueStats { count: 1, files: 1, last_file: file, num, places: vec![p()] };
+                self.values.insert(value.to_string(), stats);
             }
-            if v.places.len() < EXAMPLES {
-                v.places.push(place());
-            }
-            return;
         }
-        if self.values.len() >= VALUE_CAP {
-            self.tail_records += 1;
-            return;
-        }
-        let fresh = ValueStats { count: 1, files: 1, last_file: file, num, places: vec![place()] };
-        self.values.insert(value.to_string(), fresh);
+        num
     }
 
     /// Whether every record held the same value (and at least one record was seen).
@@ -180,6 +195,22 @@ impl Entry {
         });
         v
     }
+}
+
+/// `n` in decimal, written into `buf`: the text of a count, size or byte value without an
+/// allocation.
+pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
 /// A field's value as a number, where its text is one: `12`, `-3.5`, `0x1f`, or flags
@@ -211,7 +242,7 @@ mod tests {
         let mut e = Entry::new(EntryKind::Field, "a".into(), String::new(), "u32".into());
         for file in 0..3u32 {
             for _ in 0..2 {
-                e.add("7", Some(7.0), Some(4), || place(file), file);
+                e.add("7", || Some(7.0), Some(4), || place(file), file);
             }
         }
         assert_eq!((e.files, e.records), (3, 6));
@@ -219,7 +250,7 @@ mod tests {
         assert_eq!(e.values["7"].files, 3);
         assert_eq!(e.values["7"].places.len(), EXAMPLES);
         for i in 0..(VALUE_CAP as u64 + 10) {
-            e.add(&i.to_string(), Some(i as f64), Some(8), || place(9), 9);
+            e.add(&i.to_string(), || Some(i as f64), Some(8), || place(9), 9);
         }
         assert_eq!(e.values.len(), VALUE_CAP);
         // "7" is kept already: 1033 new values arrive, 1023 fit.
@@ -239,5 +270,9 @@ mod tests {
         assert_eq!(parse_number("fourcc", "EPLY"), None);
         assert_eq!(parse_number("bytes", "00 01"), None);
         assert_eq!(parse_number("f32", "NaN"), None);
+        let mut buf = [0; 20];
+        for n in [0, 7, 10, 4096, u64::MAX] {
+            assert_eq!(decimal(n, &mut buf), n.to_string());
+        }
     }
 }

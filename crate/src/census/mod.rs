@@ -11,8 +11,9 @@ pub mod relations;
 pub mod report;
 pub mod walk;
 
-use crate::document::Document;
+use crate::document::Decode;
 use crate::formats::Format;
+use crate::shape::{Shape, Texts};
 use accumulate::{Entry, EntryKind};
 use relations::Relations;
 use std::collections::BTreeMap;
@@ -20,15 +21,65 @@ use walk::{Cover, Walk};
 
 pub use crate::fx::{Fx, FxMap};
 
-/// Entry ids of one record kind, by what the walk sees, so that a known field costs one
-/// lookup by its unfolded name and no allocation.
+/// What the census knows of one record kind, so that a record of a kind seen before costs
+/// lookups by the names the walk sees, and no allocation.
 #[derive(Debug, Default)]
 pub(crate) struct KindCache {
+    /// The kind's folded path, `lod[*].section[*]`; empty for the file itself.
+    pub kind: String,
+    /// Field entries by unfolded leaf name.
     pub names: FxMap<String, usize>,
+    /// Unexplained-byte entries by (entry kind, record offset, width).
     pub bytes: FxMap<(u8, u64, u8), usize>,
+    /// Child nodes by unfolded name: their slot, and whether the name is indexed.
+    pub children: FxMap<String, (usize, bool)>,
+    /// One per folded child name.
+    pub slots: Vec<Slot>,
+    /// The record's size entry.
+    pub size: Option<usize>,
+    /// As an element of an array of records, the element stride last seen: a lone element
+    /// (or the last) owns that many bytes when they are uncovered.
+    pub stride: Option<u64>,
+}
+
+/// A folded child name of a record kind, and the entries and kind it leads to.
+#[derive(Debug, Default)]
+pub(crate) struct Slot {
+    pub folded: String,
+    /// The count entry of indexed children of this name.
+    pub count: Option<usize>,
+    /// The count and stride entries of an array region of this name.
+    pub region: Option<(usize, usize)>,
+    /// The record kind of a group child of this name.
+    pub kind: Option<usize>,
 }
 
 pub use report::{EntryReport, Report};
+
+/// One file as the census reads it: its decode and the shape of its tree. No `Document`
+/// is made: the census needs neither the page's tree nor the span index.
+pub struct Parsed {
+    pub name: String,
+    pub format: Format,
+    pub bytes: Vec<u8>,
+    pub decode: Decode,
+    pub shape: Shape,
+}
+
+impl Parsed {
+    /// Detects the format and decodes, as `crate::open` does.
+    pub fn new(name: &str, bytes: Vec<u8>) -> Parsed {
+        let format = crate::formats::detect(name, &bytes);
+        let decode = crate::formats::decode(format, name, &bytes);
+        Parsed::from_decode(name, format, bytes, decode)
+    }
+
+    pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, decode: Decode) -> Parsed {
+        let f = &decode.fields;
+        let shape = Shape::new(&f.spans, &f.regions, &f.records);
+        Parsed { name: name.to_string(), format, bytes, decode, shape }
+    }
+}
 
 #[derive(Debug, Default)]
 pub struct Census {
@@ -43,9 +94,6 @@ pub struct Census {
     pub entries: Vec<Entry>,
     index: FxMap<String, usize>,
     relations: Relations,
-    /// Per array-of-records kind, the element stride last seen: a lone element (or the last)
-    /// owns that many bytes when they are uncovered.
-    strides: FxMap<String, u64>,
     /// Record kind (`format|kind`) -> its cache in `caches`.
     kind_ids: FxMap<String, usize>,
     caches: Vec<KindCache>,
@@ -53,6 +101,8 @@ pub struct Census {
     scratch: String,
     /// Reused for each record's values in scope (relations).
     scope: relations::Scope,
+    /// Reused for each record's indexed-children counts: (slot, count, first start).
+    counts: Vec<(usize, u64, u64)>,
 }
 
 impl Census {
@@ -94,20 +144,20 @@ impl Census {
             return i;
         }
         let key = self.scratch.clone();
-        self.caches.push(KindCache::default());
+        self.caches.push(KindCache { kind: kind.to_string(), ..KindCache::default() });
         self.kind_ids.insert(key, self.caches.len() - 1);
         self.caches.len() - 1
     }
 
     /// Decodes a file, counts it and drops it. Returns its format and error count.
     pub fn add_file(&mut self, name: &str, bytes: Vec<u8>) -> (Format, usize) {
-        let doc = crate::open(name, bytes);
+        let doc = Parsed::new(name, bytes);
         self.add(&doc);
-        (doc.format, doc.errors.len())
+        (doc.format, doc.decode.errors.len())
     }
 
-    /// Counts one decoded document.
-    pub fn add(&mut self, doc: &Document) {
+    /// Counts one decoded file.
+    pub fn add(&mut self, doc: &Parsed) {
         if doc.format == Format::Unknown {
             self.skipped += 1;
             return;
@@ -116,11 +166,15 @@ impl Census {
         self.files.push(doc.name.clone());
         *self.formats.entry(doc.format.name()).or_default() += 1;
         self.bytes += doc.bytes.len() as u64;
-        if !doc.errors.is_empty() {
+        if !doc.decode.errors.is_empty() {
             self.files_with_errors += 1;
         }
-        let mut w = Walk { doc, cover: Cover::new(&doc.spans), file, format: doc.format.name(), insts: Vec::new() };
-        self.walk_record(&mut w, "", "", &doc.tree, None, None, None);
+        let fields = &doc.decode.fields;
+        let texts = Texts { spans: &fields.spans, regions: &fields.regions };
+        let cover = Cover::new(&fields.spans, &fields.regions);
+        let mut w = Walk { doc, texts, cover, file, format: doc.format.name(), insts: Vec::new() };
+        let root = self.kind_id(w.format, "");
+        self.walk_record(&mut w, root, "", &doc.shape.roots, None, None, None);
         self.relate(&w.insts);
     }
 

@@ -3,8 +3,7 @@
 //! one-thread census's. At most `AHEAD` decoded documents wait at any time, so memory stays
 //! bounded whatever the files' sizes. Native only: the page runs its census in one worker.
 
-use super::Census;
-use crate::document::Document;
+use super::{Census, Parsed};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
@@ -36,7 +35,7 @@ impl Census {
         let turns = Mutex::new(Turns { taken: 0, needed: 0 });
         let moved = Condvar::new();
         let stop = AtomicBool::new(false);
-        let (tx, rx) = mpsc::channel::<(usize, usize, Result<Document, String>)>();
+        let (tx, rx) = mpsc::channel::<(usize, usize, Result<Parsed, String>)>();
         // Counted documents go back to the worker that made them to be dropped there: freeing
         // from another thread than the allocating one contends for the allocator's lock and
         // cost as much as the decoding saved.
@@ -44,7 +43,7 @@ impl Census {
         std::thread::scope(|s| {
             for w in 0..threads {
                 let tx = tx.clone();
-                let (back_tx, back_rx) = mpsc::channel::<Document>();
+                let (back_tx, back_rx) = mpsc::channel::<Parsed>();
                 back.push(back_tx);
                 let (turns, moved, stop, load) = (&turns, &moved, &stop, &load);
                 s.spawn(move || loop {
@@ -62,7 +61,7 @@ impl Census {
                         t.taken += 1;
                         t.taken - 1
                     };
-                    let doc = load(i).map(|(name, bytes)| crate::open(&name, bytes));
+                    let doc = load(i).map(|(name, bytes)| Parsed::new(&name, bytes));
                     if tx.send((i, w, doc)).is_err() {
                         return;
                     }
@@ -70,7 +69,7 @@ impl Census {
             }
             drop(tx);
             // Documents that came early wait here for their turn.
-            let mut early: BTreeMap<usize, (usize, Result<Document, String>)> = BTreeMap::new();
+            let mut early: BTreeMap<usize, (usize, Result<Parsed, String>)> = BTreeMap::new();
             let mut result = Ok(());
             for next in 0..n {
                 let doc = loop {

@@ -4,12 +4,12 @@
 //! regions' counts and strides, and its unexplained bytes (uncovered or Unknown) by offset
 //! inside the record. Region elements are not expanded: vertex data is data, not structure.
 
-use super::accumulate::{parse_number, EntryKind, Place};
-use super::fold::{fold, indexed, join};
+use super::accumulate::{decimal, parse_number, EntryKind, Place};
+use super::fold::{fold, join};
 use super::Census;
-use crate::document::Document;
-use crate::span::{Confidence, Region, SpanMap};
-use crate::tree::Node;
+use super::{KindCache, Parsed, Slot};
+use crate::shape::{Light, Shape, Texts};
+use crate::span::{Confidence, Region, Span};
 
 /// Unexplained bytes are counted only in a record's first this many bytes, so a record
 /// that happens to straddle a large array costs little.
@@ -23,15 +23,17 @@ pub struct Cover<'a> {
 }
 
 impl<'a> Cover<'a> {
-    pub fn new(map: &'a SpanMap) -> Cover<'a> {
-        let mut merged: Vec<(u64, u64)> = Vec::new();
-        for s in map.fixed() {
+    pub fn new(spans: &[Span], regions: &'a [Region]) -> Cover<'a> {
+        let mut all: Vec<(u64, u64)> = spans.iter().map(|s| (s.start, s.end())).collect();
+        all.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
+        for (s, e) in all {
             match merged.last_mut() {
-                Some(last) if s.start <= last.1 => last.1 = last.1.max(s.end()),
-                _ => merged.push((s.start, s.end())),
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
             }
         }
-        Cover { merged, regions: map.regions() }
+        Cover { merged, regions }
     }
 
     fn in_region(&self, x: u64) -> bool {
@@ -115,7 +117,8 @@ pub struct Inst {
 }
 
 pub struct Walk<'d> {
-    pub doc: &'d Document,
+    pub doc: &'d Parsed,
+    pub texts: Texts<'d>,
     pub cover: Cover<'d>,
     pub file: u32,
     pub format: &'static str,
@@ -124,11 +127,11 @@ pub struct Walk<'d> {
 
 /// Where the last field or region under a node ends, declared record extents ignored: the
 /// end an undeclared group node gets from the tree.
-fn leaf_end(n: &Node) -> u64 {
-    if n.children.is_empty() || n.region.is_some() {
+fn leaf_end(shape: &Shape, n: &Light) -> u64 {
+    if n.kids.is_empty() || n.region.is_some() {
         n.end
     } else {
-        n.children.iter().map(leaf_end).max().unwrap_or(n.end)
+        n.kids.iter().map(|&k| leaf_end(shape, shape.node(k))).max().unwrap_or(n.end)
     }
 }
 
@@ -138,27 +141,50 @@ pub fn record_name(kind: &str) -> &str {
 }
 
 impl Census {
+    /// The slot of child `name` of record kind `cache`, and whether the name is indexed.
+    fn slot(cache: &mut KindCache, name: &str) -> (usize, bool) {
+        if let Some(&x) = cache.children.get(name) {
+            return x;
+        }
+        let folded = fold(name);
+        let indexed = folded.ends_with("[*]");
+        let slot = match cache.slots.iter().position(|s| s.folded == folded) {
+            Some(k) => k,
+            None => {
+                cache.slots.push(Slot { folded, ..Slot::default() });
+                cache.slots.len() - 1
+            }
+        };
+        cache.children.insert(name.to_string(), (slot, indexed));
+        (slot, indexed)
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn walk_record(
         &mut self,
         w: &mut Walk,
-        kind: &str,
+        kid: usize,
         path: &str,
-        children: &[Node],
+        children: &[u32],
         parent: Option<usize>,
         next: Option<u64>,
         extent: Option<(u64, u64)>,
     ) {
         let inst = w.insts.len();
-        let kid = self.kind_id(w.format, kind);
         w.insts.push(Inst { kind: kid, parent, values: Vec::new() });
         // The kind's cache is taken out while the record is walked, and put back after.
         let mut cache = std::mem::take(&mut self.caches[kid]);
+        let kind = std::mem::take(&mut cache.kind);
+        let kind = kind.as_str();
         let mut vals: Vec<(usize, f64)> = Vec::new();
         let file = w.file;
         let root = parent.is_none();
+        let mut buf = [0u8; 20];
 
-        let leaves = || children.iter().filter(|c| c.value.is_some() && c.region.is_none());
+        let doc = w.doc;
+        let (shape, texts) = (&doc.shape, w.texts);
+        let nodes = || children.iter().map(|&k| shape.node(k));
+        let leaves = || nodes().filter(|c| c.span.is_some() && c.region.is_none());
         // A record starts at its node's start: the extent a decoder declared
         // (`Fields::record`), else where its first field or sub-record starts, the same
         // first byte annotations count from (web/anchor.js). It ends where it was declared
@@ -168,7 +194,7 @@ impl Census {
         let (lo, mut hi) = match extent {
             None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
             Some((start, end)) => {
-                let content = children.iter().map(leaf_end).max().unwrap_or(start);
+                let content = nodes().map(|c| leaf_end(shape, c)).max().unwrap_or(start);
                 let own = leaves().map(|c| c.end).max().unwrap_or(start);
                 (start, if end != content { end } else { own })
             }
@@ -180,115 +206,165 @@ impl Census {
                 hi = n;
             }
         }
+        let place = |offset: u64| move || Place { file, record: path.to_string(), offset };
 
         for c in leaves() {
-            let ty = c.ty.as_deref().unwrap_or("");
-            let value = c.value.as_deref().unwrap_or("");
-            let id = match cache.names.get(c.name.as_str()) {
+            let Some(span) = texts.span(c) else { continue };
+            let (ty, value, name) = (span.ty.as_ref(), span.value.as_str(), texts.name(c));
+            let id = match cache.names.get(name) {
                 Some(&id) => id,
                 None => {
-                    let id = self.intern(w.format, EntryKind::Field, join(kind, &fold(&c.name)), kind, ty);
-                    cache.names.insert(c.name.clone(), id);
+                    let id = self.intern(w.format, EntryKind::Field, join(kind, &fold(name)), kind, ty);
+                    cache.names.insert(name.to_string(), id);
                     id
                 }
             };
             let e = &mut self.entries[id];
             if e.records == 0 {
                 e.width = c.end - c.start;
-                e.confidence = c.confidence;
+                e.confidence = Some(span.confidence);
             }
-            let num = parse_number(ty, value);
-            let start = c.start;
-            e.add(value, num, Some(start.saturating_sub(lo)), || Place { file, record: path.to_string(), offset: start }, file);
+            let rel = c.start.saturating_sub(lo);
+            let num = e.add(value, || parse_number(ty, value), Some(rel), place(c.start), file);
             // An indexed leaf (`lod_ptr[3]`) has several values per record: not a relation.
-            if let (Some(n), false) = (num, c.name.ends_with(']')) {
+            if let (Some(n), false) = (num, name.ends_with(']')) {
                 vals.push((id, n));
             }
         }
 
         // Indexed children by folded name, in the order they first appear.
-        let mut counts: Vec<(String, u64, u64)> = Vec::new();
-        for c in children.iter().filter(|c| c.name.ends_with(']')) {
-            if let Some(name) = indexed(&c.name) {
-                match counts.iter_mut().find(|x| x.0 == name) {
+        let mut counts = std::mem::take(&mut self.counts);
+        counts.clear();
+        for c in nodes() {
+            let name = texts.name(c);
+            if !name.ends_with(']') {
+                continue;
+            }
+            let (slot, indexed) = Self::slot(&mut cache, name);
+            if indexed {
+                match counts.iter_mut().find(|x| x.0 == slot) {
                     Some(x) => x.1 += 1,
-                    None => counts.push((name, 1, c.start)),
+                    None => counts.push((slot, 1, c.start)),
                 }
             }
         }
-        for (name, n, at) in counts {
-            let id = self.intern(w.format, EntryKind::Count, join(kind, &name), kind, "count");
-            self.entries[id].add(&n.to_string(), Some(n as f64), None, || Place { file, record: path.to_string(), offset: at }, file);
+        for &(slot, n, at) in &counts {
+            let id = match cache.slots[slot].count {
+                Some(id) => id,
+                None => {
+                    let id = self.intern(w.format, EntryKind::Count, join(kind, &cache.slots[slot].folded), kind, "count");
+                    cache.slots[slot].count = Some(id);
+                    id
+                }
+            };
+            self.entries[id].add(decimal(n, &mut buf), || Some(n as f64), None, place(at), file);
             vals.push((id, n as f64));
         }
+        self.counts = counts;
 
-        for c in children {
-            let Some(r) = c.region.and_then(|i| w.doc.spans.regions().get(i as usize)) else { continue };
-            let rpath = join(kind, &fold(&c.name));
-            for (ek, n, ty) in [(EntryKind::RegionCount, r.count, "count"), (EntryKind::RegionStride, r.stride, "stride")] {
-                let id = self.intern(w.format, ek, rpath.clone(), kind, ty);
-                self.entries[id].add(&n.to_string(), Some(n as f64), None, || Place { file, record: path.to_string(), offset: r.start }, file);
+        for c in nodes() {
+            let Some(r) = c.region.and_then(|i| doc.decode.fields.regions.get(i as usize)) else { continue };
+            let (slot, _) = Self::slot(&mut cache, texts.name(c));
+            let ids = match cache.slots[slot].region {
+                Some(ids) => ids,
+                None => {
+                    let rpath = join(kind, &cache.slots[slot].folded);
+                    let count = self.intern(w.format, EntryKind::RegionCount, rpath.clone(), kind, "count");
+                    let stride = self.intern(w.format, EntryKind::RegionStride, rpath, kind, "stride");
+                    cache.slots[slot].region = Some((count, stride));
+                    (count, stride)
+                }
+            };
+            for (id, n) in [(ids.0, r.count), (ids.1, r.stride)] {
+                self.entries[id].add(decimal(n, &mut buf), || Some(n as f64), None, place(r.start), file);
                 vals.push((id, n as f64));
             }
         }
 
-        let size = if root { w.doc.bytes.len() as u64 } else { hi.saturating_sub(lo) };
+        let size = if root { doc.bytes.len() as u64 } else { hi.saturating_sub(lo) };
         if root || hi > lo {
-            let id = self.intern(w.format, EntryKind::Size, record_name(kind).to_string(), kind, "size");
-            self.entries[id].add(&size.to_string(), Some(size as f64), None, || Place { file, record: path.to_string(), offset: lo }, file);
+            let id = match cache.size {
+                Some(id) => id,
+                None => *cache.size.insert(self.intern(w.format, EntryKind::Size, record_name(kind).to_string(), kind, "size")),
+            };
+            self.entries[id].add(decimal(size, &mut buf), || Some(size as f64), None, place(lo), file);
             vals.push((id, size as f64));
         }
 
         if hi > lo {
             let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
             let mut holes = w.cover.holes(lo, end);
-            for c in children.iter().filter(|c| !c.children.is_empty() && c.region.is_none()) {
+            for c in nodes().filter(|c| !c.kids.is_empty() && c.region.is_none()) {
                 holes = subtract(holes, (c.start, c.end));
             }
             for (s, e) in holes {
                 self.unexplained(w, &mut cache, EntryKind::Uncovered, kind, path, lo, s, e);
             }
-            for c in leaves().filter(|c| c.confidence == Some(Confidence::Unknown)) {
+            for c in leaves().filter(|c| texts.span(c).is_some_and(|s| s.confidence == Confidence::Unknown)) {
                 self.unexplained(w, &mut cache, EntryKind::Unknown, kind, path, lo, c.start, c.end.min(end));
             }
         }
-        self.caches[kid] = cache;
-
         w.insts[inst].values = vals;
-        let groups: Vec<&Node> = children.iter().filter(|c| !c.children.is_empty() && c.region.is_none()).collect();
-        let folded: Vec<String> = groups.iter().map(|c| fold(&c.name)).collect();
+
+        // Group children: each a record of its own kind.
+        let mut groups: Vec<(&Light, usize, bool)> = Vec::new();
+        for c in nodes().filter(|c| !c.kids.is_empty() && c.region.is_none()) {
+            let (slot, indexed) = Self::slot(&mut cache, texts.name(c));
+            let ckid = match cache.slots[slot].kind {
+                Some(k) => k,
+                None => {
+                    let k = self.kind_id(w.format, &join(kind, &cache.slots[slot].folded));
+                    cache.slots[slot].kind = Some(k);
+                    k
+                }
+            };
+            groups.push((c, ckid, indexed));
+        }
+        cache.kind = kind.to_string();
+        self.caches[kid] = cache;
         // Where the next element of the same array starts (one pass from the end).
         let mut after: Vec<Option<u64>> = vec![None; groups.len()];
-        let mut seen: super::FxMap<&str, u64> = super::FxMap::default();
+        let mut seen: Vec<(usize, u64)> = Vec::new();
         for k in (0..groups.len()).rev() {
-            after[k] = seen.get(folded[k].as_str()).copied();
-            seen.insert(&folded[k], groups[k].start);
+            let (c, ckid, _) = groups[k];
+            match seen.iter_mut().find(|x| x.0 == ckid) {
+                Some(x) => {
+                    after[k] = Some(x.1);
+                    x.1 = c.start;
+                }
+                None => seen.push((ckid, c.start)),
+            }
         }
-        let mut before: super::FxMap<&str, u64> = super::FxMap::default();
-        for (k, c) in groups.iter().enumerate() {
-            let cfold = &folded[k];
+        let mut before: Vec<(usize, u64)> = Vec::new();
+        for (k, &(c, ckid, indexed)) in groups.iter().enumerate() {
             // The last element takes the stride of the one before it, a lone one the stride
             // last seen for its kind.
-            let next = if !c.name.ends_with(']') || indexed(&c.name).is_none() {
+            let next = if !indexed {
                 None
             } else {
-                let prev = before.insert(cfold, c.start);
-                let stride = prev.map(|b| c.start - b).or_else(|| self.strides.get(&join(kind, cfold)).copied());
+                let prev = match before.iter_mut().find(|x| x.0 == ckid) {
+                    Some(x) => Some(std::mem::replace(&mut x.1, c.start)),
+                    None => {
+                        before.push((ckid, c.start));
+                        None
+                    }
+                };
+                let stride = prev.map(|b| c.start - b).or(self.caches[ckid].stride);
                 if let Some(a) = after[k] {
-                    self.strides.insert(join(kind, cfold), a - c.start);
+                    self.caches[ckid].stride = Some(a - c.start);
                 }
                 after[k].or_else(|| stride.map(|d| c.start + d))
             };
-            let ckind = join(kind, cfold);
-            self.walk_record(w, &ckind, &c.path, &c.children, Some(inst), next, Some((c.start, c.end)));
+            self.walk_record(w, ckid, texts.path(c), &c.kids, Some(inst), next, Some((c.start, c.end)));
         }
     }
 
     /// Counts bytes `[s, e)` of a record starting at `lo`: as u32 words where a whole word
     /// at a record-relative multiple of 4 is inside the range, else byte by byte.
     #[allow(clippy::too_many_arguments)]
-    fn unexplained(&mut self, w: &Walk, cache: &mut super::KindCache, ek: EntryKind, kind: &str, path: &str, lo: u64, s: u64, e: u64) {
+    fn unexplained(&mut self, w: &Walk, cache: &mut KindCache, ek: EntryKind, kind: &str, path: &str, lo: u64, s: u64, e: u64) {
         let file = w.file;
+        let mut buf = [0u8; 20];
         let mut o = s.saturating_sub(lo);
         let r1 = e.saturating_sub(lo);
         while o < r1 {
@@ -308,7 +384,7 @@ impl Census {
             };
             let en = &mut self.entries[id];
             en.width = width as u64;
-            en.add(&v.to_string(), Some(v as f64), Some(o), || Place { file, record: path.to_string(), offset: abs }, file);
+            en.add(decimal(v, &mut buf), || Some(v as f64), Some(o), || Place { file, record: path.to_string(), offset: abs }, file);
             o += width as u64;
         }
     }
@@ -326,9 +402,10 @@ mod tests {
     #[test]
     fn holes_skip_spans_and_region_elements() {
         let mut f = Fields::default();
+        // Out of offset order, as decoders may emit them.
+        f.add(10, 2, "c", "u16", "0", Confidence::Proven, "");
         f.add(0, 4, "a", "u32", "0", Confidence::Proven, "");
         f.add(2, 4, "b", "u32", "0", Confidence::Proven, "");
-        f.add(10, 2, "c", "u16", "0", Confidence::Proven, "");
         f.add_region(Region {
             start: 16,
             stride: 4,
@@ -336,8 +413,7 @@ mod tests {
             path: "r".into(),
             elems: vec![Elem { offset: 0, len: 2, name: String::new(), ty: "u16".into(), confidence: Confidence::Proven, note: "".into(), format: fmt }],
         });
-        let map = SpanMap::new(f.spans, f.regions);
-        let c = Cover::new(&map);
+        let c = Cover::new(&f.spans, &f.regions);
         assert_eq!(c.holes(0, 30), vec![(6, 10), (12, 16), (18, 20), (22, 30)]);
         assert_eq!(c.holes(3, 11), vec![(6, 10)]);
         assert_eq!(subtract(vec![(0, 10), (20, 30)], (5, 25)), vec![(0, 5), (25, 30)]);

@@ -1,0 +1,191 @@
+//! The shape of the structure tree, derived from the spans' paths: `lod[0].section[2].vertex_count`
+//! nests under `lod[0]` and `section[2]`. Nodes name their text by index into the spans and
+//! regions they come from, so a shape copies no string: the census walks it as it is, and
+//! `tree::build` turns it into the page's `Node`s.
+
+use crate::fx::FxMap;
+use crate::span::{Region, Span};
+
+/// Where a node's path text lives: a prefix of this span's or region's path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Src {
+    Span(u32),
+    Region(u32),
+}
+
+#[derive(Debug, Clone)]
+pub struct Light {
+    pub start: u64,
+    pub end: u64,
+    src: Src,
+    /// The node's path is `path(src)[..path_len]`, its name `path(src)[name_at..path_len]`.
+    path_len: u32,
+    name_at: u32,
+    /// The span this node is (a field), if it is one.
+    pub span: Option<u32>,
+    /// The region this node is (an array), if it is one.
+    pub region: Option<u32>,
+    /// Children, sorted by start.
+    pub kids: Vec<u32>,
+}
+
+impl Light {
+    /// A group: neither a field nor an array (it may still have children either way).
+    pub fn is_group(&self) -> bool {
+        self.span.is_none() && self.region.is_none()
+    }
+}
+
+/// The tree over one file's spans and regions, in an arena.
+#[derive(Debug, Clone, Default)]
+pub struct Shape {
+    pub nodes: Vec<Light>,
+    /// Top-level nodes, sorted by start.
+    pub roots: Vec<u32>,
+}
+
+/// The texts a shape's nodes point into.
+#[derive(Clone, Copy)]
+pub struct Texts<'a> {
+    pub spans: &'a [Span],
+    pub regions: &'a [Region],
+}
+
+impl<'a> Texts<'a> {
+    fn full(&self, src: Src) -> &'a str {
+        match src {
+            Src::Span(i) => self.spans.get(i as usize).map_or("", |s| s.path.as_str()),
+            Src::Region(i) => self.regions.get(i as usize).map_or("", |r| r.path.as_str()),
+        }
+    }
+
+    pub fn path(&self, n: &Light) -> &'a str {
+        self.full(n.src).get(..n.path_len as usize).unwrap_or("")
+    }
+
+    pub fn name(&self, n: &Light) -> &'a str {
+        self.full(n.src).get(n.name_at as usize..n.path_len as usize).unwrap_or("")
+    }
+
+    pub fn span(&self, n: &Light) -> Option<&'a Span> {
+        n.span.and_then(|i| self.spans.get(i as usize))
+    }
+}
+
+/// The shape under construction: each path prefix found by a borrowed key.
+struct Builder<'a> {
+    nodes: Vec<Light>,
+    roots: Vec<u32>,
+    by_path: FxMap<&'a str, u32>,
+    /// The previous path's segment ends and nodes: decoders emit the fields of a record
+    /// together, so most paths share their parents with the one before and skip the map.
+    last: Vec<(usize, u32)>,
+    last_path: &'a str,
+}
+
+impl<'a> Builder<'a> {
+    fn insert(&mut self, path: &'a str, src: Src, start: u64, end: u64) {
+        // Parents shared with the previous path: whole segments equal up to a dot.
+        let same = path.bytes().zip(self.last_path.bytes()).take_while(|(a, b)| a == b).count();
+        let keep = self.last.iter().take_while(|&&(e, _)| e < same && path.as_bytes().get(e) == Some(&b'.')
+            && self.last_path.as_bytes().get(e) == Some(&b'.')).count();
+        self.last.truncate(keep);
+        for &(_, i) in &self.last {
+            let n = &mut self.nodes[i as usize];
+            n.start = n.start.min(start);
+            n.end = n.end.max(end);
+        }
+        let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
+        let mut parent = self.last.last().map(|&(_, i)| i);
+        while from <= path.len() {
+            let end_at = path[from..].find('.').map_or(path.len(), |d| from + d);
+            let prefix = &path[..end_at];
+            let last = end_at == path.len();
+            let idx = match self.by_path.get(prefix) {
+                Some(&i) => {
+                    let n = &mut self.nodes[i as usize];
+                    n.start = n.start.min(start);
+                    n.end = n.end.max(end);
+                    i
+                }
+                None => {
+                    let (span, region) = match (last, src) {
+                        (true, Src::Span(s)) => (Some(s), None),
+                        (true, Src::Region(r)) => (None, Some(r)),
+                        _ => (None, None),
+                    };
+                    self.nodes.push(Light {
+                        start,
+                        end,
+                        src,
+                        path_len: end_at as u32,
+                        name_at: from as u32,
+                        span,
+                        region,
+                        kids: Vec::new(),
+                    });
+                    let i = (self.nodes.len() - 1) as u32;
+                    self.by_path.insert(prefix, i);
+                    match parent {
+                        Some(p) => self.nodes[p as usize].kids.push(i),
+                        None => self.roots.push(i),
+                    }
+                    i
+                }
+            };
+            if !last {
+                self.last.push((end_at, idx));
+            }
+            parent = Some(idx);
+            from = end_at + 1;
+        }
+        self.last_path = path;
+    }
+}
+
+impl Shape {
+    /// The shape of spans in the order they were decoded, the regions, and the records whose
+    /// extent the decoder declared (`Fields::record`): such a group node takes that extent.
+    pub fn new(spans: &[Span], regions: &[Region], records: &[(String, u64, u64)]) -> Shape {
+        let mut b = Builder {
+            nodes: Vec::with_capacity(spans.len() + spans.len() / 4),
+            roots: Vec::new(),
+            by_path: FxMap::default(),
+            last: Vec::new(),
+            last_path: "",
+        };
+        b.by_path.reserve(spans.len() + spans.len() / 4);
+        // Paths longer than u32 offsets can name are not nested (no real path is that long).
+        let fits = |p: &str| u32::try_from(p.len()).is_ok();
+        for (i, s) in spans.iter().enumerate().filter(|(_, s)| fits(&s.path)) {
+            b.insert(&s.path, Src::Span(i as u32), s.start, s.end());
+        }
+        for (i, r) in regions.iter().enumerate().filter(|(_, r)| fits(&r.path)) {
+            b.insert(&r.path, Src::Region(i as u32), r.start, r.end());
+        }
+        let Builder { mut nodes, mut roots, by_path, .. } = b;
+        for (path, start, len) in records {
+            if let Some(&i) = by_path.get(path.as_str()) {
+                let n = &mut nodes[i as usize];
+                if n.is_group() {
+                    n.start = *start;
+                    n.end = start.saturating_add(*len);
+                }
+            }
+        }
+        // Decoders mostly emit in offset order already; a stable sort of sorted input is linear.
+        for i in 0..nodes.len() {
+            if nodes[i].kids.len() > 1 {
+                let mut kids = std::mem::take(&mut nodes[i].kids);
+                kids.sort_by_key(|&k| nodes[k as usize].start);
+                nodes[i].kids = kids;
+            }
+        }
+        roots.sort_by_key(|&k| nodes[k as usize].start);
+        Shape { nodes, roots }
+    }
+
+    pub fn node(&self, i: u32) -> &Light {
+        &self.nodes[i as usize]
+    }
+}
