@@ -4,8 +4,8 @@
 //! skinned and composite; one to four LODs of one to six sections; a few KB each), the size
 //! of the set the description was worked out from. Building them is not timed; each is then
 //! decoded by the real decoder, counted and dropped, as `meshscope census` does, and the
-//! decode + census + report time is printed, decoding on one thread and on every core (the
-//! census counts on one thread in file order either way; `N=4800` censuses fewer). With files (or
+//! decode + census + report time is printed on one thread and on every core (the census
+//! counts on one thread in file order either way, the others decode; `N=4800` censuses fewer). With files (or
 //! folders) it reads, decodes and censuses them as `meshscope census` does and prints the
 //! whole time, reading and decoding included (`--repeat N` censuses them N times over).
 
@@ -120,8 +120,8 @@ fn main() {
         let report = t.elapsed();
         let all = (add + report).as_secs_f64();
         println!(
-            "{N} builder-made MeshSets ({bytes} bytes, {} with errors), decoding on {threads} thread(s): decode + census {:.3} s, report {:.3} s, together {all:.3} s ({:.0} files/s); not counted: building them {:.3} s; {} entries, {} relations",
-            r.files_with_errors, add.as_secs_f64(), report.as_secs_f64(), N as f64 / all, gen.as_secs_f64(), r.entries.len(), r.relations.len()
+            "{N} builder-made MeshSets ({bytes} bytes, {} with errors), on {threads} thread(s) ({}): decode + census {:.3} s, report {:.3} s, together {all:.3} s ({:.0} files/s); not counted: building them {:.3} s; {} entries, {} relations",
+            r.files_with_errors, if threads > 1 { format!("{} decoding while one counts", threads - 1) } else { "decoding and counting".to_string() }, add.as_secs_f64(), report.as_secs_f64(), N as f64 / all, gen.as_secs_f64(), r.entries.len(), r.relations.len()
         );
     }
 }

@@ -87,6 +87,21 @@ pub fn show_text(b: &[u8]) -> String {
     s
 }
 
+/// `n` in decimal, written into `buf`: a number's text without an allocation.
+pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or("")
+}
+
 pub fn show_hex(b: &[u8]) -> String {
     let mut s = String::with_capacity(b.len() * 3);
     for (i, c) in b.iter().enumerate() {
@@ -103,12 +118,13 @@ impl Fields {
     pub fn read<T: FieldType>(
         &mut self,
         r: &mut Reader,
-        path: &str,
+        path: impl Into<String>,
         confidence: Confidence,
         note: &'static str,
     ) -> Result<T> {
         let start = r.offset();
-        let v = T::read(r).map_err(|e| e.at_path(path))?;
+        let path = path.into();
+        let v = T::read(r).map_err(|e| e.at_path(&path))?;
         self.add(start, r.offset() - start, path, T::NAME, v.show(), confidence, note);
         Ok(v)
     }
@@ -117,13 +133,14 @@ impl Fields {
     pub fn flags<T: FieldType + Copy + Into<u64>>(
         &mut self,
         r: &mut Reader,
-        path: &str,
+        path: impl Into<String>,
         names: &[(u64, &str)],
         confidence: Confidence,
         note: &'static str,
     ) -> Result<T> {
         let start = r.offset();
-        let v = T::read(r).map_err(|e| e.at_path(path))?;
+        let path = path.into();
+        let v = T::read(r).map_err(|e| e.at_path(&path))?;
         self.add(
             start,
             r.offset() - start,
@@ -141,12 +158,13 @@ impl Fields {
         &mut self,
         r: &mut Reader<'a>,
         n: usize,
-        path: &str,
+        path: impl Into<String>,
         confidence: Confidence,
         note: &'static str,
     ) -> Result<&'a [u8]> {
         let start = r.offset();
-        let b = r.bytes(n).map_err(|e| e.at_path(path))?;
+        let path = path.into();
+        let b = r.bytes(n).map_err(|e| e.at_path(&path))?;
         let shown = if b.len() <= 64 {
             show_hex(b)
         } else {
@@ -160,12 +178,13 @@ impl Fields {
     pub fn fourcc(
         &mut self,
         r: &mut Reader,
-        path: &str,
+        path: impl Into<String>,
         confidence: Confidence,
         note: &'static str,
     ) -> Result<[u8; 4]> {
         let start = r.offset();
-        let v = r.array::<4>().map_err(|e| e.at_path(path))?;
+        let path = path.into();
+        let v = r.array::<4>().map_err(|e| e.at_path(&path))?;
         self.add(start, 4, path, "fourcc", show_text(&v), confidence, note);
         Ok(v)
     }

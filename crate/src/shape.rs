@@ -72,11 +72,13 @@ impl<'a> Texts<'a> {
     }
 }
 
-/// The shape under construction: each path prefix found by a borrowed key.
+/// The shape under construction: each node found by its parent and its name (a borrowed
+/// segment, shorter to hash and compare than the whole path).
 struct Builder<'a> {
     nodes: Vec<Light>,
     roots: Vec<u32>,
-    by_path: FxMap<&'a str, u32>,
+    /// (parent + 1, or 0 at the top; name) -> node.
+    by_name: FxMap<(u32, &'a str), u32>,
     /// The previous path's segment ends and nodes: decoders emit the fields of a record
     /// together, so most paths share their parents with the one before and skip the map.
     last: Vec<(usize, u32)>,
@@ -99,9 +101,9 @@ impl<'a> Builder<'a> {
         let mut parent = self.last.last().map(|&(_, i)| i);
         while from <= path.len() {
             let end_at = path[from..].find('.').map_or(path.len(), |d| from + d);
-            let prefix = &path[..end_at];
+            let key = (parent.map_or(0, |p| p + 1), &path[from..end_at]);
             let last = end_at == path.len();
-            let idx = match self.by_path.get(prefix) {
+            let idx = match self.by_name.get(&key) {
                 Some(&i) => {
                     let n = &mut self.nodes[i as usize];
                     n.start = n.start.min(start);
@@ -125,7 +127,7 @@ impl<'a> Builder<'a> {
                         kids: Vec::new(),
                     });
                     let i = (self.nodes.len() - 1) as u32;
-                    self.by_path.insert(prefix, i);
+                    self.by_name.insert(key, i);
                     match parent {
                         Some(p) => self.nodes[p as usize].kids.push(i),
                         None => self.roots.push(i),
@@ -150,11 +152,11 @@ impl Shape {
         let mut b = Builder {
             nodes: Vec::with_capacity(spans.len() + spans.len() / 4),
             roots: Vec::new(),
-            by_path: FxMap::default(),
+            by_name: FxMap::default(),
             last: Vec::new(),
             last_path: "",
         };
-        b.by_path.reserve(spans.len() + spans.len() / 4);
+        b.by_name.reserve(spans.len() + spans.len() / 4);
         // Paths longer than u32 offsets can name are not nested (no real path is that long).
         let fits = |p: &str| u32::try_from(p.len()).is_ok();
         for (i, s) in spans.iter().enumerate().filter(|(_, s)| fits(&s.path)) {
@@ -163,9 +165,16 @@ impl Shape {
         for (i, r) in regions.iter().enumerate().filter(|(_, r)| fits(&r.path)) {
             b.insert(&r.path, Src::Region(i as u32), r.start, r.end());
         }
-        let Builder { mut nodes, mut roots, by_path, .. } = b;
+        let Builder { mut nodes, mut roots, by_name, .. } = b;
+        let find = |path: &str| {
+            let mut at = None;
+            for seg in path.split('.') {
+                at = Some(*by_name.get(&(at.map_or(0, |p: u32| p + 1), seg))?);
+            }
+            at
+        };
         for (path, start, len) in records {
-            if let Some(&i) = by_path.get(path.as_str()) {
+            if let Some(i) = find(path) {
                 let n = &mut nodes[i as usize];
                 if n.is_group() {
                     n.start = *start;

@@ -4,6 +4,7 @@
 //! places; records whose value arrives after the cap is full are counted in the tail.
 
 use crate::span::Confidence;
+pub use crate::field::decimal;
 use super::FxMap;
 
 /// Distinct values kept per entry (exact counts); later new values go to the tail.
@@ -195,22 +196,6 @@ impl Entry {
         });
         v
     }
-}
-
-/// `n` in decimal, written into `buf`: the text of a count, size or byte value without an
-/// allocation.
-pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
-    let mut i = buf.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
 /// A field's value as a number, where its text is one: `12`, `-3.5`, `0x1f`, or flags

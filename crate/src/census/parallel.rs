@@ -19,7 +19,10 @@ struct Turns {
 
 impl Census {
     /// Censuses files `0..n` in that order; `load(i)` gives file i's name and bytes, or an
-    /// error that stops the census (returned, with the files before it counted).
+    /// error that stops the census (returned, with the files before it counted). `threads`
+    /// counts the census's own: with more than one, `threads - 1` workers read and decode
+    /// while this thread counts (one more worker than that only makes the threads take
+    /// turns on the cores: 2,349 against 3,365 files/s on two cores).
     pub fn add_files<F>(&mut self, n: usize, threads: usize, load: F) -> Result<(), String>
     where
         F: Fn(usize) -> Result<(String, Vec<u8>), String> + Sync,
@@ -41,7 +44,7 @@ impl Census {
         // cost as much as the decoding saved.
         let mut back = Vec::new();
         std::thread::scope(|s| {
-            for w in 0..threads {
+            for w in 0..threads - 1 {
                 let tx = tx.clone();
                 let (back_tx, back_rx) = mpsc::channel::<Parsed>();
                 back.push(back_tx);

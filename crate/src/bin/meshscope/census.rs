@@ -81,7 +81,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut json_out = false;
     let mut places = false;
     let mut max_values = meshscope::census::report::REPORT_VALUES;
-    // Decoding threads (the census itself counts on one, in file order): all cores by default.
+    // Threads: the census counts on one, in file order, the others decode; all cores by default.
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut inputs = Vec::new();
     let mut it = args.iter();

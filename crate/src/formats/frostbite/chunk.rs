@@ -338,7 +338,7 @@ fn section(
             region.elems.push(Elem {
                 offset: e.offset as u64,
                 len: size as u64,
-                name: uname,
+                name: uname.into_owned(),
                 ty: fname.into(),
                 confidence: conf,
                 note: "Stored streams occupy consecutive stride * vertex_count ranges from a section's vertex offset.".into(),

@@ -3,7 +3,7 @@
 use super::element_format;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::span::{Confidence, Fields};
+use crate::span::{Confidence, Fields, Text};
 
 /// Bytes of one declaration.
 pub const SIZE: usize = 100;
@@ -50,9 +50,10 @@ impl Declaration {
 /// 51, 52 and the description's rows are skate.'s; the rest follow Frostbite's
 /// VertexElementUsage list as published for Battlefield 3 (Venice Unleashed docs), so they
 /// are Inferred for skate.
-pub fn usage(u: u8) -> (String, Confidence) {
-    let observed = |s: &str| (s.to_string(), Confidence::Observed);
-    let inferred = |s: &str| (s.to_string(), Confidence::Inferred);
+pub fn usage(u: u8) -> (Text, Confidence) {
+    let observed = |s: &'static str| (Text::Borrowed(s), Confidence::Observed);
+    let inferred = |s: &'static str| (Text::Borrowed(s), Confidence::Inferred);
+    let numbered = |s: &str, n: u8, c| (Text::Owned(format!("{s}{n}")), c);
     match u {
         1 => observed("position"),
         2 => observed("bone_indices"),
@@ -63,29 +64,29 @@ pub fn usage(u: u8) -> (String, Confidence) {
         7 => inferred("tangent"),
         8 => inferred("binormal"),
         9 => inferred("binormal_sign"),
-        10..=12 => inferred(&format!("world_trans{}", u - 9)),
+        10..=12 => numbered("world_trans", u - 9, Confidence::Inferred),
         13 => inferred("instance_id"),
-        14 | 15 => inferred(&format!("instance_user_data{}", u - 14)),
+        14 | 15 => numbered("instance_user_data", u - 14, Confidence::Inferred),
         16 => inferred("xenon_index"),
         17 => inferred("xenon_barycentric"),
         18 => inferred("xenon_quad_id"),
         19 => inferred("index"),
         20 => inferred("view_index"),
-        30 | 31 => observed(&format!("color{}", u - 30)),
-        33 | 34 => observed(&format!("texcoord{}", u - 33)),
-        35..=40 => inferred(&format!("texcoord{}", u - 33)),
+        30 | 31 => numbered("color", u - 30, Confidence::Observed),
+        33 | 34 => numbered("texcoord", u - 33, Confidence::Observed),
+        35..=40 => numbered("texcoord", u - 33, Confidence::Inferred),
         41 => inferred("radiosity_texcoord"),
         42 => inferred("vis_info"),
         43 => inferred("sprite_size"),
-        44..=47 => inferred(&format!("packed_texcoord{}", u - 44)),
-        48 | 49 => inferred(&format!("clip_distance{}", u - 48)),
+        44..=47 => numbered("packed_texcoord", u - 44, Confidence::Inferred),
+        48 | 49 => numbered("clip_distance", u - 48, Confidence::Inferred),
         51 => observed("sub_material_selector"),
         52 => observed("packed_tangent_space"),
         60 => inferred("branch_info"),
         61 => inferred("pos_and_scale"),
         62 => inferred("rotation"),
         63 => inferred("sprite_size_and_uv"),
-        _ => (format!("unknown_usage_{u}"), Confidence::Unknown),
+        _ => numbered("unknown_usage_", u, Confidence::Unknown),
     }
 }
 
@@ -96,33 +97,38 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     f.record(path, start, SIZE as u64);
     // The counts come after the slots; peek them so unused slots are not named as elements.
     let count = r.window(r.position() + 0x60, 2).ok().and_then(|mut w| w.u8().ok()).unwrap_or(16);
+    // Paths are joined by hand: a declaration is most of a MeshSet's fields, and `format!`
+    // was most of their cost.
+    let mut num = [0u8; 20];
+    let at_index = |base: &str, i: usize, num: &mut [u8; 20]| [path, base, crate::field::decimal(i as u64, num), "]"].concat();
+    let note = "Each element is four bytes in usage/format/offset/stream order.";
     for i in 0..16 {
-        let p = format!("{path}.element[{i}]");
+        let p = at_index(".element[", i, &mut num);
         let at = r.offset();
         let b: [u8; 4] = r.array().map_err(|e| e.at_path(&p))?;
         d.elements[i] = Element { usage: b[0], format: b[1], offset: b[2], stream: b[3] };
         if i < count as usize {
             let (uname, uconf) = usage(b[0]);
             let fname = element_format::info(b[1]).map_or("unknown format", |x| x.0);
-            let note = "Each element is four bytes in usage/format/offset/stream order.";
-            f.add(at, 1, format!("{p}.usage"), "u8", format!("{} ({uname})", b[0]), uconf, note);
-            f.add(at + 1, 1, format!("{p}.format"), "u8", format!("0x{:02x} ({fname})", b[1]), Confidence::Proven, note);
-            f.add(at + 2, 1, format!("{p}.offset"), "u8", b[2].to_string(), Confidence::Proven, note);
-            f.add(at + 3, 1, format!("{p}.stream"), "u8", b[3].to_string(), Confidence::Proven, note);
+            let usage_text = [crate::field::decimal(b[0] as u64, &mut num), " (", &uname, ")"].concat();
+            f.add(at, 1, [&p, ".usage"].concat(), "u8", usage_text, uconf, note);
+            f.add(at + 1, 1, [&p, ".format"].concat(), "u8", format!("0x{:02x} ({fname})", b[1]), Confidence::Proven, note);
+            f.add(at + 2, 1, [&p, ".offset"].concat(), "u8", b[2].to_string(), Confidence::Proven, note);
+            f.add(at + 3, 1, p + ".stream", "u8", b[3].to_string(), Confidence::Proven, note);
         }
     }
     for i in 0..16 {
-        let p = format!("{path}.stream[{i}]");
+        let p = at_index(".stream[", i, &mut num);
         let at = r.offset();
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&p))?;
         d.streams[i] = b;
-        f.add(at, 1, format!("{p}.stride"), "u8", b[0].to_string(), Confidence::Proven,
+        f.add(at, 1, [&p, ".stride"].concat(), "u8", b[0].to_string(), Confidence::Proven,
               "First byte of each pair is stride throughout the MeshSet census.");
-        f.add(at + 1, 1, format!("{p}.unknown"), "u8", b[1].to_string(), Confidence::Unknown,
+        f.add(at + 1, 1, p + ".unknown", "u8", b[1].to_string(), Confidence::Unknown,
               "Second byte's meaning is not established here.");
     }
-    d.element_count = f.read(r, &format!("{path}.element_count"), Confidence::Proven, "")?;
-    d.stream_count = f.read(r, &format!("{path}.stream_count"), Confidence::Proven, "")?;
+    d.element_count = f.read(r, [path, ".element_count"].concat(), Confidence::Proven, "")?;
+    d.stream_count = f.read(r, [path, ".stream_count"].concat(), Confidence::Proven, "")?;
     d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
     f.add(r.offset() - 2, 2, format!("{path}.unknown"), "u8[2]", crate::field::show_hex(&d.unknown), Confidence::Unknown, "");
     debug_assert_eq!(r.offset() - start, SIZE as u64);

@@ -61,6 +61,9 @@ fn inside(p: &Ptr, base: &Ptr, s: &str) -> Result<u32> {
 
 pub fn decode(bytes: &[u8]) -> Decode {
     let mut d = Decode::default();
+    // Section records hold most fields, about one per three bytes: reserving that once saves
+    // the span list's regrowths (capped, for a resource with much inline geometry).
+    d.fields.spans.reserve((bytes.len() / 3).min(1 << 15));
     let mut m = MeshSetDetails::default();
     let mut ptrs = Pointers::default();
     let file = Reader::new(bytes);
@@ -101,7 +104,7 @@ pub fn decode(bytes: &[u8]) -> Decode {
             m.chunk_found[i] = true;
             let pad_at = trailing_at + l.vertex_bytes as usize + l.index_bytes as usize;
             if let Ok(mut r) = file.window(pad_at, 4) {
-                let _ = d.fields.bytes(&mut r, 4, &format!("trailing.lod[{i}].padding"), Confidence::Observed, "The trailing data is the vertex buffer, then the index buffer, then four zero bytes");
+                let _ = d.fields.bytes(&mut r, 4, format!("trailing.lod[{i}].padding"), Confidence::Observed, "The trailing data is the vertex buffer, then the index buffer, then four zero bytes");
             }
             trailing_at = pad_at.saturating_add(4);
         }

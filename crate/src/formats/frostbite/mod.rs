@@ -162,7 +162,7 @@ fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Docu
     let mut r = Reader::new(&bytes);
     for (k, n) in ["table_offset", "table_bytes", "trailing_bytes", "zero"].iter().enumerate() {
         let _ = k;
-        let _: Result<u32> = f.read(&mut r, &format!("resmeta.{n}"), Confidence::Proven, "The bundle's resource metadata is {table offset, table bytes, trailing bytes, 0}.");
+        let _: Result<u32> = f.read(&mut r, format!("resmeta.{n}"), Confidence::Proven, "The bundle's resource metadata is {table offset, table bytes, trailing bytes, 0}.");
     }
     let d = Decode { fields: f, ..Default::default() };
     Ok(Document::from_decode(name, Format::Unknown, bytes, d))

@@ -28,7 +28,7 @@ pub fn name(
     conf: Confidence,
     note: &'static str,
 ) -> Result<Vec<u8>> {
-    let n: u8 = f.read(r, &format!("{path}.length"), conf, note)?;
+    let n: u8 = f.read(r, format!("{path}.length"), conf, note)?;
     let text_path = format!("{path}.text");
     let start = r.offset();
     let b = r.bytes(n as usize).map_err(|e| e.at_path(&text_path))?;
@@ -98,7 +98,7 @@ fn array<'a>(
 pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) -> Result<Chunk> {
     let f = &mut p.fields;
     let chunk_at = r.offset();
-    f.fourcc(r, &format!("{path}.id"), P, VENDOR)?;
+    f.fourcc(r, format!("{path}.id"), P, VENDOR)?;
     let c = match id {
         "INDX" | "IND4" => {
             let wide = id == "IND4";
@@ -120,7 +120,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
         }
         "VERT" => {
             let count = count_i32(f, r, &format!("{path}.vertex_count"), P, VENDOR)?;
-            let size: u16 = f.read(r, &format!("{path}.vertex_size"), P, VENDOR)?;
+            let size: u16 = f.read(r, format!("{path}.vertex_size"), P, VENDOR)?;
             let flags: u16 = f.flags(
                 r,
                 &format!("{path}.vertex_flags"),
@@ -153,7 +153,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             let mut v = [[[0f32; 2]; 3]; 2];
             for (g, group) in ["polygons", "texture"].iter().enumerate() {
                 for (k, field) in ["center", "axis_x", "axis_y"].iter().enumerate() {
-                    v[g][k] = f.read(r, &format!("{path}.{group}.{field}"), P, VENDOR)?;
+                    v[g][k] = f.read(r, format!("{path}.{group}.{field}"), P, VENDOR)?;
                 }
             }
             Chunk::Bas2 {
@@ -163,12 +163,12 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
         }
         "InfG" => {
             let start: [i32; 2] = [
-                f.read(r, &format!("{path}.grid_start_xy[0]"), P, VENDOR)?,
-                f.read(r, &format!("{path}.grid_start_xy[1]"), P, VENDOR)?,
+                f.read(r, format!("{path}.grid_start_xy[0]"), P, VENDOR)?,
+                f.read(r, format!("{path}.grid_start_xy[1]"), P, VENDOR)?,
             ];
             let end: [i32; 2] = [
-                f.read(r, &format!("{path}.grid_end_xy[0]"), P, VENDOR)?,
-                f.read(r, &format!("{path}.grid_end_xy[1]"), P, VENDOR)?,
+                f.read(r, format!("{path}.grid_end_xy[0]"), P, VENDOR)?,
+                f.read(r, format!("{path}.grid_end_xy[1]"), P, VENDOR)?,
             ];
             let cp = format!("{path}.face_count");
             let at = r.offset();
@@ -193,8 +193,8 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             if p.places.bnds.is_none() {
                 p.places.bnds = Some(r.offset());
             }
-            let min = f.read(r, &format!("{path}.min"), P, VENDOR)?;
-            let max = f.read(r, &format!("{path}.max"), P, VENDOR)?;
+            let min = f.read(r, format!("{path}.min"), P, VENDOR)?;
+            let max = f.read(r, format!("{path}.max"), P, VENDOR)?;
             Chunk::Bnds { min, max }
         }
         "ADJA" => {
@@ -234,7 +234,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
         }
         "MROR" => Chunk::Mror,
         "MARK" => {
-            let n: u32 = f.read(r, &format!("{path}.mark_size"), P, VENDOR)?;
+            let n: u32 = f.read(r, format!("{path}.mark_size"), P, VENDOR)?;
             let mp = format!("{path}.marks");
             let len = r.check_count(n as u64, 1, &mp)?;
             let b = if len > 0 {

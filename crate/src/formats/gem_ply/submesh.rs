@@ -140,7 +140,7 @@ pub fn type_usage_name(v: u8) -> String {
 }
 
 fn bone_map(f: &mut Fields, r: &mut Reader, path: &str, size_name: &str) -> Result<Vec<u8>> {
-    let n: u8 = f.read(r, &format!("{path}.{size_name}"), P, VENDOR)?;
+    let n: u8 = f.read(r, format!("{path}.{size_name}"), P, VENDOR)?;
     let mp = format!("{path}.bone_map");
     let start = r.offset();
     let b = r.bytes(n as usize).map_err(|e| e.at_path(&mp))?;
@@ -161,16 +161,16 @@ fn bone_map(f: &mut Fields, r: &mut Reader, path: &str, size_name: &str) -> Resu
 pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk> {
     let f = &mut p.fields;
     let mut m = MeshChunk::default();
-    m.fvf = f.read(r, &format!("{path}.fvf"), P, VENDOR)?;
+    m.fvf = f.read(r, format!("{path}.fvf"), P, VENDOR)?;
     if let Some(s) = f.spans.last_mut() {
         s.ty = "u32 flags".into();
         s.value = fvf_names(m.fvf);
         s.note = "vendor description (0x1000: Direct3D last-blend-value-is-u8[4]-indices, observed in gun2.ply)".into();
     }
     (m.face_start, m.face_count) = faces(f, &mut p.places.subs, r, path)?;
-    m.flags = f.flags(r, &format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
+    m.flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     if m.flags & 0x200 != 0 {
-        m.specular = Some(f.read(r, &format!("{path}.specular_color"), P, VENDOR)?);
+        m.specular = Some(f.read(r, format!("{path}.specular_color"), P, VENDOR)?);
     }
     if m.flags & 0x400 != 0 {
         m.material = Some(name(f, r, &format!("{path}.material_name"), P, VENDOR)?);
@@ -227,9 +227,9 @@ fn list_lead(
 /// A submesh's face_start and face_count; where the count is is kept for the check that the
 /// submeshes cover the triangles.
 fn faces<T: FieldType>(f: &mut Fields, subs: &mut Vec<SubPlace>, r: &mut Reader, path: &str) -> Result<(T, T)> {
-    let start = f.read(r, &format!("{path}.face_start"), P, VENDOR)?;
+    let start = f.read(r, format!("{path}.face_start"), P, VENDOR)?;
     let at = r.offset();
-    let count = f.read(r, &format!("{path}.face_count"), P, VENDOR)?;
+    let count = f.read(r, format!("{path}.face_count"), P, VENDOR)?;
     subs.push(SubPlace { path: path.into(), face_count_at: at });
     Ok((start, count))
 }
@@ -246,8 +246,8 @@ fn elements_and_tags(
     while let Some((ep, tu)) =
         list_lead(f, r, path, "vertex_elements", elements.len(), "type_usage", type_usage_name, conf, note)?
     {
-        let usage_index = f.read(r, &format!("{ep}.usage_index"), conf, note)?;
-        let stream = f.read(r, &format!("{ep}.stream_index"), conf, note)?;
+        let usage_index = f.read(r, format!("{ep}.usage_index"), conf, note)?;
+        let stream = f.read(r, format!("{ep}.stream_index"), conf, note)?;
         elements.push(Element {
             type_usage: tu,
             usage_index,
@@ -271,7 +271,7 @@ pub fn read_sbm1(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Sbm1> {
     let f = &mut p.fields;
     let (elements, tags) = elements_and_tags(f, r, path, P, VENDOR)?;
     let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
-    let flags = f.flags(r, &format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
+    let flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
     Ok(Sbm1 {
         elements,
@@ -286,15 +286,15 @@ pub fn read_sbm1(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Sbm1> {
 pub fn read_subm_gem3(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmGem3> {
     let f = &mut p.fields;
     let mut s = SubmGem3::default();
-    s.vertex_format = f.read(r, &format!("{path}.vertex_format"), P, VENDOR)?;
+    s.vertex_format = f.read(r, format!("{path}.vertex_format"), P, VENDOR)?;
     if let Some(sp) = f.spans.last_mut() {
         sp.ty = "u16 flags".into();
         sp.value = vertex_format_names(s.vertex_format);
     }
     (s.face_start, s.face_count) = faces(f, &mut p.places.subs, r, path)?;
-    s.vertex_start = f.read(r, &format!("{path}.vertex_start"), P, VENDOR)?;
-    s.vertex_count = f.read(r, &format!("{path}.vertex_count"), P, VENDOR)?;
-    s.flags = f.flags(r, &format!("{path}.mesh_flags"), &GEM3_FLAGS, P, VENDOR)?;
+    s.vertex_start = f.read(r, format!("{path}.vertex_start"), P, VENDOR)?;
+    s.vertex_count = f.read(r, format!("{path}.vertex_count"), P, VENDOR)?;
+    s.flags = f.flags(r, format!("{path}.mesh_flags"), &GEM3_FLAGS, P, VENDOR)?;
     if s.flags & 0x2 != 0 {
         s.bone_map = Some(bone_map(f, r, path, "bone_count")?);
     }
@@ -313,9 +313,9 @@ pub fn read_subm_as2(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmA
     let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
     let note = "the vendor description calls these unknown; map_4v4_long.ply holds 0 and the VERT \
 vertex count here (vertex start and count?)";
-    let u0 = f.read(r, &format!("{path}.unknown[0]"), Confidence::Unknown, note)?;
-    let u1 = f.read(r, &format!("{path}.unknown[1]"), Confidence::Unknown, note)?;
-    let flags = f.flags(r, &format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
+    let u0 = f.read(r, format!("{path}.unknown[0]"), Confidence::Unknown, note)?;
+    let u1 = f.read(r, format!("{path}.unknown[1]"), Confidence::Unknown, note)?;
+    let flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
     Ok(SubmAs2 {
         elements,
