@@ -13,6 +13,7 @@ pub mod read;
 pub mod sample;
 pub mod search;
 pub mod shape;
+pub mod short;
 pub mod span;
 pub mod tree;
 

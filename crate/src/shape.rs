@@ -25,14 +25,26 @@ pub struct Light {
     pub span: Option<u32>,
     /// The region this node is (an array), if it is one.
     pub region: Option<u32>,
-    /// Children, sorted by start.
-    pub kids: Vec<u32>,
+    /// Children: `Shape::kids` from here, this many (sorted by start).
+    kids_at: u32,
+    kids_len: u32,
+    /// While building: the first and last child and the next sibling (`NONE` for none), so
+    /// that no node needs a list of its own.
+    first: u32,
+    last: u32,
+    next: u32,
 }
+
+const NONE: u32 = u32::MAX;
 
 impl Light {
     /// A group: neither a field nor an array (it may still have children either way).
     pub fn is_group(&self) -> bool {
         self.span.is_none() && self.region.is_none()
+    }
+
+    pub fn has_kids(&self) -> bool {
+        self.kids_len > 0
     }
 }
 
@@ -42,6 +54,8 @@ pub struct Shape {
     pub nodes: Vec<Light>,
     /// Top-level nodes, sorted by start.
     pub roots: Vec<u32>,
+    /// Every node's children, one run per node.
+    kids: Vec<u32>,
 }
 
 /// The texts a shape's nodes point into.
@@ -124,12 +138,22 @@ impl<'a> Builder<'a> {
                         name_at: from as u32,
                         span,
                         region,
-                        kids: Vec::new(),
+                        kids_at: 0,
+                        kids_len: 0,
+                        first: NONE,
+                        last: NONE,
+                        next: NONE,
                     });
                     let i = (self.nodes.len() - 1) as u32;
                     self.by_name.insert(key, i);
                     match parent {
-                        Some(p) => self.nodes[p as usize].kids.push(i),
+                        Some(p) => {
+                            let prev = std::mem::replace(&mut self.nodes[p as usize].last, i);
+                            match prev {
+                                NONE => self.nodes[p as usize].first = i,
+                                k => self.nodes[k as usize].next = i,
+                            }
+                        }
                         None => self.roots.push(i),
                     }
                     i
@@ -182,19 +206,33 @@ impl Shape {
                 }
             }
         }
-        // Decoders mostly emit in offset order already; a stable sort of sorted input is linear.
+        // Each node's children in one run of `kids`. Decoders mostly emit in offset order
+        // already; a stable sort of sorted input is linear.
+        let mut kids = Vec::with_capacity(nodes.len());
         for i in 0..nodes.len() {
-            if nodes[i].kids.len() > 1 {
-                let mut kids = std::mem::take(&mut nodes[i].kids);
-                kids.sort_by_key(|&k| nodes[k as usize].start);
-                nodes[i].kids = kids;
+            let at = kids.len();
+            let mut k = nodes[i].first;
+            while k != NONE {
+                kids.push(k);
+                k = nodes[k as usize].next;
             }
+            let run = &mut kids[at..];
+            if !run.is_sorted_by_key(|&k| nodes[k as usize].start) {
+                run.sort_by_key(|&k| nodes[k as usize].start);
+            }
+            nodes[i].kids_at = at as u32;
+            nodes[i].kids_len = (kids.len() - at) as u32;
         }
         roots.sort_by_key(|&k| nodes[k as usize].start);
-        Shape { nodes, roots }
+        Shape { nodes, roots, kids }
     }
 
     pub fn node(&self, i: u32) -> &Light {
         &self.nodes[i as usize]
+    }
+
+    /// A node's children, sorted by start.
+    pub fn kids(&self, n: &Light) -> &[u32] {
+        self.kids.get(n.kids_at as usize..(n.kids_at + n.kids_len) as usize).unwrap_or(&[])
     }
 }

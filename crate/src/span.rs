@@ -5,6 +5,7 @@
 //! expanded into spans only for the window asked for, so the cost of a window does not
 //! depend on the file's size.
 
+use crate::short::Short;
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -51,7 +52,7 @@ pub struct Span {
     pub path: String,
     #[serde(rename = "type")]
     pub ty: Text,
-    pub value: String,
+    pub value: Short,
     pub confidence: Confidence,
     pub note: Text,
 }
@@ -112,7 +113,7 @@ impl Region {
             len: e.len,
             path,
             ty: e.ty.clone(),
-            value,
+            value: value.into(),
             confidence: e.confidence,
             note: e.note.clone(),
         }
@@ -240,7 +241,7 @@ impl Fields {
         len: u64,
         path: impl Into<String>,
         ty: impl Into<Text>,
-        value: impl Into<String>,
+        value: impl Into<Short>,
         confidence: Confidence,
         note: impl Into<Text>,
     ) {

@@ -48,7 +48,7 @@ impl Node {
         Node {
             confidence: Some(s.confidence),
             ty: Some(s.ty.clone()),
-            value: Some(s.value.clone()),
+            value: Some(s.value.to_string()),
             ..Node::group(name, &s.path, s.start, s.end())
         }
     }
@@ -79,7 +79,7 @@ pub fn build(spans: &[Span], regions: &[Region], records: &[(String, u64, u64)])
         };
         node.start = n.start;
         node.end = n.end;
-        node.children = n.kids.iter().map(|&k| assemble(shape, texts, k)).collect();
+        node.children = shape.kids(n).iter().map(|&k| assemble(shape, texts, k)).collect();
         node
     }
     shape.roots.iter().map(|&r| assemble(&shape, &texts, r)).collect()

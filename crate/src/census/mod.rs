@@ -99,8 +99,9 @@ pub struct Census {
     caches: Vec<KindCache>,
     /// Reused for map keys, so that a lookup that finds its entry allocates nothing.
     scratch: String,
-    /// Reused for each record's values in scope (relations).
+    /// Reused for each record's values in scope (relations), and for the file-wide ones.
     scope: relations::Scope,
+    file_scope: relations::Scope,
     /// Reused for each record's indexed-children counts: (slot, count, first start).
     counts: Vec<(usize, u64, u64)>,
 }
@@ -196,11 +197,12 @@ impl Census {
                 u.2 &= u.0 == v;
             }
         }
-        let file_scope: Vec<(usize, f64)> = uniform
+        let mut base = std::mem::take(&mut self.file_scope);
+        base.clear();
+        uniform
             .iter()
             .filter(|(&id, u)| u.2 && per_kind.get(&self.entries[id].kind_id) == Some(&u.1))
-            .map(|(&id, u)| (id, u.0))
-            .collect();
+            .for_each(|(&id, u)| base.put(id, u.0));
         for (n, inst) in insts.iter().enumerate() {
             let wanted = inst
                 .values
@@ -209,7 +211,7 @@ impl Census {
             if !wanted {
                 continue;
             }
-            // Own and enclosing records first, so their value wins over a file-wide duplicate.
+            // Own and enclosing records, over the file-wide values.
             let mut scope = std::mem::take(&mut self.scope);
             scope.clear();
             let mut p = Some(n);
@@ -217,13 +219,13 @@ impl Census {
                 insts[k].values.iter().for_each(|&(id, v)| scope.put(id, v));
                 p = insts[k].parent;
             }
-            file_scope.iter().for_each(|&(id, v)| scope.put(id, v));
             for &(a, va) in &inst.values {
                 if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) {
-                    self.relations.observe(a, va, &scope);
+                    self.relations.observe(a, va, relations::Layered { top: &scope, base: &base });
                 }
             }
             self.scope = scope;
         }
+        self.file_scope = base;
     }
 }

@@ -48,6 +48,24 @@ impl Scope {
     }
 }
 
+/// A record's scope over the file-wide one: a value in `top` wins over `base`'s. The file's
+/// scope is filled once per file, not once per record.
+#[derive(Clone, Copy)]
+pub struct Layered<'a> {
+    pub top: &'a Scope,
+    pub base: &'a Scope,
+}
+
+impl Layered<'_> {
+    pub fn get(&self, id: usize) -> Option<f64> {
+        self.top.get(id).or_else(|| self.base.get(id))
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.top.iter().chain(self.base.iter().filter(|&(id, _)| self.top.get(id).is_none()))
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Relations {
     /// Field entry -> entries it has equaled in every record so far.
@@ -61,7 +79,7 @@ impl Relations {
     }
 
     /// One record's value `va` of field `a`, against the values in `scope`.
-    pub fn observe(&mut self, a: usize, va: f64, scope: &Scope) {
+    pub fn observe(&mut self, a: usize, va: f64, scope: Layered) {
         if self.alive.len() <= a {
             self.alive.resize(a + 1, None);
         }
@@ -101,13 +119,20 @@ mod tests {
             vals.iter().for_each(|&(id, v)| s.put(id, v));
             std::mem::take(&mut s)
         };
-        r.observe(0, 5.0, &scope(&[(0, 5.0), (1, 5.0), (2, 5.0), (3, 1.0)]));
-        r.observe(0, 6.0, &scope(&[(0, 6.0), (1, 6.0), (2, 7.0), (3, 6.0)]));
-        assert_eq!(r.pairs(), vec![(0, 1)], "3 was unequal first, 2 later");
+        let file = scope(&[(4, 5.0), (1, 1.0)]);
+        let on = |top| Layered { top, base: &file };
+        let (first, second) = (scope(&[(0, 5.0), (1, 5.0), (2, 5.0), (3, 1.0)]), scope(&[(0, 6.0), (1, 6.0), (2, 7.0), (3, 6.0)]));
+        r.observe(0, 5.0, on(&first));
+        r.observe(0, 6.0, on(&second));
+        assert_eq!(r.pairs(), vec![(0, 1)], "3 was unequal first, 2 later; the record's 1 wins over the file's");
+        let mut r4 = Relations::default();
+        let own = scope(&[(0, 5.0)]);
+        r4.observe(0, 5.0, on(&own));
+        assert_eq!(r4.pairs(), vec![(0, 4)], "a file-wide value is in scope");
         let once = scope(&[(0, 8.0), (0, 9.0)]);
         assert_eq!(once.get(0), Some(8.0), "the first value put in wins");
         assert_eq!(once.get(1), None);
-        r.observe(0, 8.0, &once);
+        r.observe(0, 8.0, on(&once));
         assert!(r.pairs().is_empty(), "a missing candidate ends the relation");
         assert!(!r.wants(0));
         assert!(r.wants(9));

@@ -128,10 +128,10 @@ pub struct Walk<'d> {
 /// Where the last field or region under a node ends, declared record extents ignored: the
 /// end an undeclared group node gets from the tree.
 fn leaf_end(shape: &Shape, n: &Light) -> u64 {
-    if n.kids.is_empty() || n.region.is_some() {
+    if !n.has_kids() || n.region.is_some() {
         n.end
     } else {
-        n.kids.iter().map(|&k| leaf_end(shape, shape.node(k))).max().unwrap_or(n.end)
+        shape.kids(n).iter().map(|&k| leaf_end(shape, shape.node(k))).max().unwrap_or(n.end)
     }
 }
 
@@ -294,7 +294,7 @@ impl Census {
         if hi > lo {
             let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
             let mut holes = w.cover.holes(lo, end);
-            for c in nodes().filter(|c| !c.kids.is_empty() && c.region.is_none()) {
+            for c in nodes().filter(|c| c.has_kids() && c.region.is_none()) {
                 holes = subtract(holes, (c.start, c.end));
             }
             for (s, e) in holes {
@@ -308,7 +308,7 @@ impl Census {
 
         // Group children: each a record of its own kind.
         let mut groups: Vec<(&Light, usize, bool)> = Vec::new();
-        for c in nodes().filter(|c| !c.kids.is_empty() && c.region.is_none()) {
+        for c in nodes().filter(|c| c.has_kids() && c.region.is_none()) {
             let (slot, indexed) = Self::slot(&mut cache, texts.name(c));
             let ckid = match cache.slots[slot].kind {
                 Some(k) => k,
@@ -355,7 +355,7 @@ impl Census {
                 }
                 after[k].or_else(|| stride.map(|d| c.start + d))
             };
-            self.walk_record(w, ckid, texts.path(c), &c.kids, Some(inst), next, Some((c.start, c.end)));
+            self.walk_record(w, ckid, texts.path(c), shape.kids(c), Some(inst), next, Some((c.start, c.end)));
         }
     }
 

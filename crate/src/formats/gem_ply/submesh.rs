@@ -164,7 +164,7 @@ pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk
     m.fvf = f.read(r, format!("{path}.fvf"), P, VENDOR)?;
     if let Some(s) = f.spans.last_mut() {
         s.ty = "u32 flags".into();
-        s.value = fvf_names(m.fvf);
+        s.value = fvf_names(m.fvf).into();
         s.note = "vendor description (0x1000: Direct3D last-blend-value-is-u8[4]-indices, observed in gun2.ply)".into();
     }
     (m.face_start, m.face_count) = faces(f, &mut p.places.subs, r, path)?;
@@ -289,7 +289,7 @@ pub fn read_subm_gem3(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Subm
     s.vertex_format = f.read(r, format!("{path}.vertex_format"), P, VENDOR)?;
     if let Some(sp) = f.spans.last_mut() {
         sp.ty = "u16 flags".into();
-        sp.value = vertex_format_names(s.vertex_format);
+        sp.value = vertex_format_names(s.vertex_format).into();
     }
     (s.face_start, s.face_count) = faces(f, &mut p.places.subs, r, path)?;
     s.vertex_start = f.read(r, format!("{path}.vertex_start"), P, VENDOR)?;
