@@ -102,6 +102,13 @@ pub struct Census {
     /// Reused for each record's values in scope (relations), and for the file-wide ones.
     scope: relations::Scope,
     file_scope: relations::Scope,
+    /// Reused by `relate`, stamped with the file: records per kind, per entry its value in
+    /// the file, and the entries seen in the file.
+    per_kind: Vec<(u32, u32)>,
+    uniform: Vec<(u32, f64, u32, bool)>,
+    seen: Vec<usize>,
+    /// Reused by every walk.
+    bufs: walk::Bufs,
     /// Reused for each record's indexed-children counts: (slot, count, first start).
     counts: Vec<(usize, u64, u64)>,
 }
@@ -173,39 +180,55 @@ impl Census {
         let fields = &doc.decode.fields;
         let texts = Texts { spans: &fields.spans, regions: &fields.regions };
         let cover = Cover::new(&fields.spans, &fields.regions);
-        let mut w = Walk { doc, texts, cover, file, format: doc.format.name(), insts: Vec::new() };
+        let mut bufs = std::mem::take(&mut self.bufs);
+        bufs.insts.clear();
+        bufs.values.clear();
+        let mut w = Walk { doc, texts, cover, file, format: doc.format.name(), bufs };
         let root = self.kind_id(w.format, "");
         self.walk_record(&mut w, root, "", &doc.shape.roots, None, None, None);
-        self.relate(&w.insts);
+        self.relate(&w.bufs.insts, &w.bufs.values);
+        self.bufs = w.bufs;
     }
 
     /// Feeds one document's records to the relations: each numeric field against the values
     /// of its record, of its enclosing records, and the file-wide values: any value that is
     /// the same in every record of its kind in this file (all of a singleton record's values;
     /// a LOD record size when every LOD of the file has that size).
-    fn relate(&mut self, insts: &[walk::Inst]) {
-        let mut per_kind: FxMap<usize, u32> = FxMap::default();
+    fn relate(&mut self, insts: &[walk::Inst], values: &[(usize, f64)]) {
+        // Per file, indexed by id and stamped with the file, so nothing is allocated once
+        // the lists have grown: records per kind; per entry (value, records holding it,
+        // same value in all of them).
+        let stamp = self.files.len() as u32;
+        let mut per_kind = std::mem::take(&mut self.per_kind);
+        per_kind.resize(self.caches.len(), (u32::MAX, 0));
         for i in insts {
-            *per_kind.entry(i.kind).or_default() += 1;
+            let k = &mut per_kind[i.kind];
+            *k = if k.0 == stamp { (stamp, k.1 + 1) } else { (stamp, 1) };
         }
-        // entry -> (value, records holding it, same value in all of them)
-        let mut uniform: FxMap<usize, (f64, u32, bool)> = FxMap::default();
-        for i in insts {
-            for &(id, v) in &i.values {
-                let u = uniform.entry(id).or_insert((v, 0, true));
-                u.1 += 1;
-                u.2 &= u.0 == v;
+        let mut uniform = std::mem::take(&mut self.uniform);
+        uniform.resize(self.entries.len(), (u32::MAX, 0.0, 0, false));
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        for &(id, v) in values {
+            let u = &mut uniform[id];
+            if u.0 != stamp {
+                *u = (stamp, v, 0, true);
+                seen.push(id);
             }
+            u.2 += 1;
+            u.3 &= u.1 == v;
         }
         let mut base = std::mem::take(&mut self.file_scope);
         base.clear();
-        uniform
-            .iter()
-            .filter(|(&id, u)| u.2 && per_kind.get(&self.entries[id].kind_id) == Some(&u.1))
-            .for_each(|(&id, u)| base.put(id, u.0));
+        for &id in &seen {
+            let u = uniform[id];
+            let k = per_kind[self.entries[id].kind_id];
+            if u.3 && k.0 == stamp && k.1 == u.2 {
+                base.put(id, u.1);
+            }
+        }
         for (n, inst) in insts.iter().enumerate() {
-            let wanted = inst
-                .values
+            let wanted = values[inst.values.clone()]
                 .iter()
                 .any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a));
             if !wanted {
@@ -216,10 +239,10 @@ impl Census {
             scope.clear();
             let mut p = Some(n);
             while let Some(k) = p {
-                insts[k].values.iter().for_each(|&(id, v)| scope.put(id, v));
+                values[insts[k].values.clone()].iter().for_each(|&(id, v)| scope.put(id, v));
                 p = insts[k].parent;
             }
-            for &(a, va) in &inst.values {
+            for &(a, va) in &values[inst.values.clone()] {
                 if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) {
                     self.relations.observe(a, va, relations::Layered { top: &scope, base: &base });
                 }
@@ -227,5 +250,6 @@ impl Census {
             self.scope = scope;
         }
         self.file_scope = base;
+        (self.per_kind, self.uniform, self.seen) = (per_kind, uniform, seen);
     }
 }

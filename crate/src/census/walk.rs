@@ -25,7 +25,8 @@ pub struct Cover<'a> {
 impl<'a> Cover<'a> {
     pub fn new(spans: &[Span], regions: &'a [Region]) -> Cover<'a> {
         let mut all: Vec<(u64, u64)> = spans.iter().map(|s| (s.start, s.end())).collect();
-        all.sort_unstable();
+        // Decoders emit mostly in offset order: a run-adaptive sort.
+        all.sort();
         let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
         for (s, e) in all {
             match merged.last_mut() {
@@ -50,7 +51,14 @@ impl<'a> Cover<'a> {
 
     /// The sub-ranges of `[a, b)` that no span and no region element covers.
     pub fn holes(&self, a: u64, b: u64) -> Vec<(u64, u64)> {
-        let mut gaps = Vec::new();
+        let mut out = Vec::new();
+        self.holes_into(a, b, &mut out);
+        out
+    }
+
+    /// `holes`, into `out` (cleared first): the walk reuses one list for every record.
+    pub fn holes_into(&self, a: u64, b: u64, out: &mut Vec<(u64, u64)>) {
+        out.clear();
         let mut pos = a;
         let first = self.merged.partition_point(|iv| iv.1 <= a);
         for &(s, e) in &self.merged[first..] {
@@ -58,14 +66,18 @@ impl<'a> Cover<'a> {
                 break;
             }
             if s > pos {
-                gaps.push((pos, s));
+                out.push((pos, s));
             }
             pos = pos.max(e);
         }
         if pos < b {
-            gaps.push((pos, b));
+            out.push((pos, b));
         }
-        let mut out = Vec::new();
+        if !self.regions.iter().any(|r| r.start < b && r.end() > a) {
+            return;
+        }
+        // Gaps that meet a region: split around its elements' bytes.
+        let gaps = std::mem::take(out);
         for (s, e) in gaps {
             if !self.regions.iter().any(|r| r.start < e && r.end() > s) {
                 out.push((s, e));
@@ -86,34 +98,68 @@ impl<'a> Cover<'a> {
                 out.push((r0, e));
             }
         }
-        out
     }
 }
 
-/// Removes `cut` from sorted disjoint `ranges`.
-fn subtract(ranges: Vec<(u64, u64)>, cut: (u64, u64)) -> Vec<(u64, u64)> {
-    let mut out = Vec::with_capacity(ranges.len() + 1);
-    for (s, e) in ranges {
+/// Removes `cut` from sorted disjoint `ranges`, in place.
+fn subtract(ranges: &mut Vec<(u64, u64)>, cut: (u64, u64)) {
+    let mut k = 0;
+    while k < ranges.len() {
+        let (s, e) = ranges[k];
         if cut.1 <= s || cut.0 >= e {
-            out.push((s, e));
+            k += 1;
             continue;
         }
-        if cut.0 > s {
-            out.push((s, cut.0));
-        }
-        if cut.1 < e {
-            out.push((cut.1, e));
+        match (cut.0 > s, cut.1 < e) {
+            (true, true) => {
+                ranges[k] = (s, cut.0);
+                ranges.insert(k + 1, (cut.1, e));
+                k += 2;
+            }
+            (true, false) => {
+                ranges[k] = (s, cut.0);
+                k += 1;
+            }
+            (false, true) => {
+                ranges[k] = (cut.1, e);
+                k += 1;
+            }
+            (false, false) => {
+                ranges.remove(k);
+            }
         }
     }
-    out
 }
 
-/// One record as relations see it: its numeric values and its enclosing record.
+/// One record as relations see it: its numeric values (a run of `Walk::values`) and its
+/// enclosing record.
+#[derive(Debug)]
 pub struct Inst {
     /// The census's id of the record kind.
     pub kind: usize,
     pub parent: Option<usize>,
+    pub values: std::ops::Range<usize>,
+}
+
+/// A group child waiting for its walk: node, record kind, indexed name, and where the
+/// elements of the same array before and after it start.
+#[derive(Debug, Clone, Copy)]
+pub struct Group {
+    node: u32,
+    kind: usize,
+    indexed: bool,
+    prev: Option<u64>,
+    after: Option<u64>,
+}
+
+/// Lists a walk fills, kept by the census from file to file so that walking allocates
+/// nothing once they have grown.
+#[derive(Debug, Default)]
+pub struct Bufs {
+    pub insts: Vec<Inst>,
     pub values: Vec<(usize, f64)>,
+    groups: Vec<Group>,
+    holes: Vec<(u64, u64)>,
 }
 
 pub struct Walk<'d> {
@@ -122,7 +168,7 @@ pub struct Walk<'d> {
     pub cover: Cover<'d>,
     pub file: u32,
     pub format: &'static str,
-    pub insts: Vec<Inst>,
+    pub bufs: Bufs,
 }
 
 /// Where the last field or region under a node ends, declared record extents ignored: the
@@ -170,13 +216,13 @@ impl Census {
         next: Option<u64>,
         extent: Option<(u64, u64)>,
     ) {
-        let inst = w.insts.len();
-        w.insts.push(Inst { kind: kid, parent, values: Vec::new() });
+        let inst = w.bufs.insts.len();
+        let v0 = w.bufs.values.len();
+        w.bufs.insts.push(Inst { kind: kid, parent, values: v0..v0 });
         // The kind's cache is taken out while the record is walked, and put back after.
         let mut cache = std::mem::take(&mut self.caches[kid]);
         let kind = std::mem::take(&mut cache.kind);
         let kind = kind.as_str();
-        let mut vals: Vec<(usize, f64)> = Vec::new();
         let file = w.file;
         let root = parent.is_none();
         let mut buf = [0u8; 20];
@@ -228,7 +274,7 @@ impl Census {
             let num = e.add(value, || parse_number(ty, value), Some(rel), place(c.start), file);
             // An indexed leaf (`lod_ptr[3]`) has several values per record: not a relation.
             if let (Some(n), false) = (num, name.ends_with(']')) {
-                vals.push((id, n));
+                w.bufs.values.push((id, n));
             }
         }
 
@@ -258,7 +304,7 @@ impl Census {
                 }
             };
             self.entries[id].add(decimal(n, &mut buf), || Some(n as f64), None, place(at), file);
-            vals.push((id, n as f64));
+            w.bufs.values.push((id, n as f64));
         }
         self.counts = counts;
 
@@ -277,7 +323,7 @@ impl Census {
             };
             for (id, n) in [(ids.0, r.count), (ids.1, r.stride)] {
                 self.entries[id].add(decimal(n, &mut buf), || Some(n as f64), None, place(r.start), file);
-                vals.push((id, n as f64));
+                w.bufs.values.push((id, n as f64));
             }
         }
 
@@ -288,27 +334,32 @@ impl Census {
                 None => *cache.size.insert(self.intern(w.format, EntryKind::Size, record_name(kind).to_string(), kind, "size")),
             };
             self.entries[id].add(decimal(size, &mut buf), || Some(size as f64), None, place(lo), file);
-            vals.push((id, size as f64));
+            w.bufs.values.push((id, size as f64));
         }
 
         if hi > lo {
             let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
-            let mut holes = w.cover.holes(lo, end);
+            let mut holes = std::mem::take(&mut w.bufs.holes);
+            w.cover.holes_into(lo, end, &mut holes);
             for c in nodes().filter(|c| c.has_kids() && c.region.is_none()) {
-                holes = subtract(holes, (c.start, c.end));
+                subtract(&mut holes, (c.start, c.end));
             }
-            for (s, e) in holes {
+            for &(s, e) in &holes {
                 self.unexplained(w, &mut cache, EntryKind::Uncovered, kind, path, lo, s, e);
             }
+            w.bufs.holes = holes;
             for c in leaves().filter(|c| texts.span(c).is_some_and(|s| s.confidence == Confidence::Unknown)) {
                 self.unexplained(w, &mut cache, EntryKind::Unknown, kind, path, lo, c.start, c.end.min(end));
             }
         }
-        w.insts[inst].values = vals;
+        w.bufs.insts[inst].values = v0..w.bufs.values.len();
 
-        // Group children: each a record of its own kind.
-        let mut groups: Vec<(&Light, usize, bool)> = Vec::new();
-        for c in nodes().filter(|c| c.has_kids() && c.region.is_none()) {
+        // Group children: each a record of its own kind, walked after this one's own bytes.
+        let g0 = w.bufs.groups.len();
+        for (k, c) in children.iter().map(|&k| (k, shape.node(k))) {
+            if !(c.has_kids() && c.region.is_none()) {
+                continue;
+            }
             let (slot, indexed) = Self::slot(&mut cache, texts.name(c));
             let ckid = match cache.slots[slot].kind {
                 Some(k) => k,
@@ -318,45 +369,37 @@ impl Census {
                     k
                 }
             };
-            groups.push((c, ckid, indexed));
+            w.bufs.groups.push(Group { node: k, kind: ckid, indexed, prev: None, after: None });
         }
         cache.kind = kind.to_string();
         self.caches[kid] = cache;
-        // Where the next element of the same array starts (one pass from the end).
-        let mut after: Vec<Option<u64>> = vec![None; groups.len()];
-        let mut seen: Vec<(usize, u64)> = Vec::new();
-        for k in (0..groups.len()).rev() {
-            let (c, ckid, _) = groups[k];
-            match seen.iter_mut().find(|x| x.0 == ckid) {
-                Some(x) => {
-                    after[k] = Some(x.1);
-                    x.1 = c.start;
-                }
-                None => seen.push((ckid, c.start)),
+        // Where the elements of the same array before and after each start: mostly the
+        // neighbours, so the searches stop at once.
+        let g1 = w.bufs.groups.len();
+        for k in g0..g1 {
+            let (kd, start) = (w.bufs.groups[k].kind, shape.node(w.bufs.groups[k].node).start);
+            if let Some(j) = (g0..k).rev().find(|&j| w.bufs.groups[j].kind == kd) {
+                w.bufs.groups[k].prev = Some(shape.node(w.bufs.groups[j].node).start);
+                w.bufs.groups[j].after = Some(start);
             }
         }
-        let mut before: Vec<(usize, u64)> = Vec::new();
-        for (k, &(c, ckid, indexed)) in groups.iter().enumerate() {
+        for k in g0..g1 {
+            let g = w.bufs.groups[k];
+            let c = shape.node(g.node);
             // The last element takes the stride of the one before it, a lone one the stride
             // last seen for its kind.
-            let next = if !indexed {
+            let next = if !g.indexed {
                 None
             } else {
-                let prev = match before.iter_mut().find(|x| x.0 == ckid) {
-                    Some(x) => Some(std::mem::replace(&mut x.1, c.start)),
-                    None => {
-                        before.push((ckid, c.start));
-                        None
-                    }
-                };
-                let stride = prev.map(|b| c.start - b).or(self.caches[ckid].stride);
-                if let Some(a) = after[k] {
-                    self.caches[ckid].stride = Some(a - c.start);
+                let stride = g.prev.map(|b| c.start - b).or(self.caches[g.kind].stride);
+                if let Some(a) = g.after {
+                    self.caches[g.kind].stride = Some(a - c.start);
                 }
-                after[k].or_else(|| stride.map(|d| c.start + d))
+                g.after.or_else(|| stride.map(|d| c.start + d))
             };
-            self.walk_record(w, ckid, texts.path(c), shape.kids(c), Some(inst), next, Some((c.start, c.end)));
+            self.walk_record(w, g.kind, texts.path(c), shape.kids(c), Some(inst), next, Some((c.start, c.end)));
         }
+        w.bufs.groups.truncate(g0);
     }
 
     /// Counts bytes `[s, e)` of a record starting at `lo`: as u32 words where a whole word
@@ -416,6 +459,12 @@ mod tests {
         let c = Cover::new(&f.spans, &f.regions);
         assert_eq!(c.holes(0, 30), vec![(6, 10), (12, 16), (18, 20), (22, 30)]);
         assert_eq!(c.holes(3, 11), vec![(6, 10)]);
-        assert_eq!(subtract(vec![(0, 10), (20, 30)], (5, 25)), vec![(0, 5), (25, 30)]);
+        let mut r = vec![(0, 10), (20, 30)];
+        subtract(&mut r, (5, 25));
+        assert_eq!(r, vec![(0, 5), (25, 30)]);
+        subtract(&mut r, (1, 3));
+        assert_eq!(r, vec![(0, 1), (3, 5), (25, 30)]);
+        subtract(&mut r, (0, 26));
+        assert_eq!(r, vec![(26, 30)]);
     }
 }
