@@ -3,13 +3,14 @@
 
 use crate::error::Result;
 use crate::read::Reader;
+use crate::short::{PathText, Short};
 use crate::span::{flag_names, Confidence, Fields};
 
 /// A value type a field can have: how to read it, what to call it, how to show it.
 pub trait FieldType: Sized {
     const NAME: &'static str;
     fn read(r: &mut Reader) -> Result<Self>;
-    fn show(&self) -> String;
+    fn show(&self) -> Short;
 }
 
 macro_rules! scalar {
@@ -19,19 +20,33 @@ macro_rules! scalar {
             fn read(r: &mut Reader) -> Result<Self> {
                 r.$m()
             }
-            fn show(&self) -> String {
-                self.to_string()
+            fn show(&self) -> Short {
+                self.to_string().into()
             }
         }
     };
 }
-scalar!(u8, u8, "u8");
+/// Unsigned integers: shown without an allocation.
+macro_rules! unsigned {
+    ($t:ty, $m:ident, $name:expr) => {
+        impl FieldType for $t {
+            const NAME: &'static str = $name;
+            fn read(r: &mut Reader) -> Result<Self> {
+                r.$m()
+            }
+            fn show(&self) -> Short {
+                Short::concat(&[decimal(*self as u64, &mut [0; 20])])
+            }
+        }
+    };
+}
+unsigned!(u8, u8, "u8");
 scalar!(i8, i8, "i8");
-scalar!(u16, u16, "u16");
+unsigned!(u16, u16, "u16");
 scalar!(i16, i16, "i16");
-scalar!(u32, u32, "u32");
+unsigned!(u32, u32, "u32");
 scalar!(i32, i32, "i32");
-scalar!(u64, u64, "u64");
+unsigned!(u64, u64, "u64");
 scalar!(f32, f32, "f32");
 scalar!(f64, f64, "f64");
 
@@ -42,8 +57,8 @@ macro_rules! float_array {
             fn read(r: &mut Reader) -> Result<Self> {
                 r.f32x::<$n>()
             }
-            fn show(&self) -> String {
-                show_floats(self)
+            fn show(&self) -> Short {
+                show_floats(self).into()
             }
         }
     };
@@ -59,8 +74,8 @@ macro_rules! byte_array {
             fn read(r: &mut Reader) -> Result<Self> {
                 r.array::<$n>()
             }
-            fn show(&self) -> String {
-                format!("{:?}", self)
+            fn show(&self) -> Short {
+                format!("{:?}", self).into()
             }
         }
     };
@@ -118,7 +133,7 @@ impl Fields {
     pub fn read<T: FieldType>(
         &mut self,
         r: &mut Reader,
-        path: impl Into<String>,
+        path: impl Into<PathText>,
         confidence: Confidence,
         note: &'static str,
     ) -> Result<T> {
@@ -133,7 +148,7 @@ impl Fields {
     pub fn flags<T: FieldType + Copy + Into<u64>>(
         &mut self,
         r: &mut Reader,
-        path: impl Into<String>,
+        path: impl Into<PathText>,
         names: &[(u64, &str)],
         confidence: Confidence,
         note: &'static str,
@@ -158,7 +173,7 @@ impl Fields {
         &mut self,
         r: &mut Reader<'a>,
         n: usize,
-        path: impl Into<String>,
+        path: impl Into<PathText>,
         confidence: Confidence,
         note: &'static str,
     ) -> Result<&'a [u8]> {
@@ -178,7 +193,7 @@ impl Fields {
     pub fn fourcc(
         &mut self,
         r: &mut Reader,
-        path: impl Into<String>,
+        path: impl Into<PathText>,
         confidence: Confidence,
         note: &'static str,
     ) -> Result<[u8; 4]> {

@@ -1,108 +1,129 @@
-//! `Short`: text kept inline when it fits in 22 bytes, else on the heap. A field's shown value
-//! is usually a number or a short name; a MeshSet has about 1,200 of them, and one heap
-//! string each was a sixth of decoding it and of dropping it again.
+//! Text kept inline when it fits, else on the heap. A MeshSet has about 1,200 fields; one
+//! heap string for each path and each shown value was most of the cost of decoding it and
+//! of dropping it again. `Short` holds a value (a number, a short name: 22 bytes), `PathText`
+//! a field path (62 bytes: `lod[0].section[3].stored_declaration.element[12].usage` fits).
 
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-const INLINE: usize = 22;
+
+/// Only this module builds one, and only from whole `str`s, so the inline bytes are always
+/// UTF-8: that is what lets `as_str` skip checking them again on every read.
+#[derive(Clone)]
+pub struct Inline<const N: usize>(Repr<N>);
 
 #[derive(Clone)]
-pub enum Short {
-    Inline { len: u8, bytes: [u8; INLINE] },
+enum Repr<const N: usize> {
+    Inline { len: u8, bytes: [u8; N] },
     Heap(String),
 }
 
-impl Short {
+pub type Short = Inline<22>;
+pub type PathText = Inline<62>;
+
+impl<const N: usize> Inline<N> {
+    /// The parts joined, written in place when they fit.
+    pub fn concat(parts: &[&str]) -> Self {
+        let n: usize = parts.iter().map(|p| p.len()).sum();
+        if n > N || n > u8::MAX as usize {
+            return Inline(Repr::Heap(parts.concat()));
+        }
+        let mut bytes = [0; N];
+        let mut at = 0;
+        for p in parts {
+            bytes[at..at + p.len()].copy_from_slice(p.as_bytes());
+            at += p.len();
+        }
+        Inline(Repr::Inline { len: n as u8, bytes })
+    }
+
     pub fn as_str(&self) -> &str {
-        match self {
-            // Only `From` fills `bytes`, always with whole UTF-8 text.
-            Short::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize]).unwrap_or(""),
-            Short::Heap(s) => s,
+        match &self.0 {
+            Repr::Inline { len, bytes } => {
+                let b = bytes.get(..*len as usize).unwrap_or(&[]);
+                // SAFETY: `concat` is the only writer of `bytes`, and it copies whole `str`s
+                // end to end, so `bytes[..len]` is UTF-8 (the type's invariant).
+                unsafe { std::str::from_utf8_unchecked(b) }
+            }
+            Repr::Heap(s) => s,
         }
     }
 }
 
-impl Default for Short {
-    fn default() -> Short {
-        Short::Inline { len: 0, bytes: [0; INLINE] }
+impl<const N: usize> Default for Inline<N> {
+    fn default() -> Self {
+        Inline(Repr::Inline { len: 0, bytes: [0; N] })
     }
 }
 
-impl From<&str> for Short {
-    fn from(s: &str) -> Short {
-        if s.len() <= INLINE {
-            let mut bytes = [0; INLINE];
-            bytes[..s.len()].copy_from_slice(s.as_bytes());
-            Short::Inline { len: s.len() as u8, bytes }
-        } else {
-            Short::Heap(s.to_string())
-        }
+impl<const N: usize> From<&str> for Inline<N> {
+    fn from(s: &str) -> Self {
+        Self::concat(&[s])
     }
 }
 
-impl From<String> for Short {
-    fn from(s: String) -> Short {
-        if s.len() <= INLINE { Short::from(s.as_str()) } else { Short::Heap(s) }
+impl<const N: usize> From<String> for Inline<N> {
+    fn from(s: String) -> Self {
+        if s.len() <= N { Self::concat(&[&s]) } else { Inline(Repr::Heap(s)) }
     }
 }
 
-impl From<&String> for Short {
-    fn from(s: &String) -> Short {
-        Short::from(s.as_str())
+impl<const N: usize> From<&String> for Inline<N> {
+    fn from(s: &String) -> Self {
+        Self::concat(&[s])
     }
 }
 
-impl std::ops::Deref for Short {
+impl<const N: usize> std::ops::Deref for Inline<N> {
     type Target = str;
     fn deref(&self) -> &str {
         self.as_str()
     }
 }
 
-impl AsRef<str> for Short {
+impl<const N: usize> AsRef<str> for Inline<N> {
     fn as_ref(&self) -> &str {
         self.as_str()
     }
 }
 
-impl PartialEq for Short {
-    fn eq(&self, o: &Short) -> bool {
+impl<const N: usize> PartialEq for Inline<N> {
+    fn eq(&self, o: &Self) -> bool {
         self.as_str() == o.as_str()
     }
 }
 
-impl PartialEq<str> for Short {
+impl<const N: usize> PartialEq<str> for Inline<N> {
     fn eq(&self, o: &str) -> bool {
         self.as_str() == o
     }
 }
 
-impl PartialEq<&str> for Short {
+impl<const N: usize> PartialEq<&str> for Inline<N> {
     fn eq(&self, o: &&str) -> bool {
         self.as_str() == *o
     }
 }
 
-impl PartialEq<String> for Short {
+impl<const N: usize> PartialEq<String> for Inline<N> {
     fn eq(&self, o: &String) -> bool {
         self.as_str() == o
     }
 }
 
-impl fmt::Display for Short {
+impl<const N: usize> fmt::Display for Inline<N> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl fmt::Debug for Short {
+impl<const N: usize> fmt::Debug for Inline<N> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
-impl Serialize for Short {
+impl<const N: usize> Serialize for Inline<N> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
@@ -116,12 +137,15 @@ mod tests {
     fn short_text_stays_inline_and_long_text_goes_to_the_heap() {
         for s in ["", "7", "0x0a (Float3)", "ééé multi-byte ✓", "exactly twenty-two b.."] {
             let t = Short::from(s);
-            assert!(matches!(t, Short::Inline { .. }), "{s}");
+            assert!(matches!(t.0, Repr::Inline { .. }), "{s}");
             assert_eq!(t, s);
             assert_eq!(t.to_string(), s);
         }
+        assert_eq!(PathText::concat(&["lod[0].section[3]", ".stored_declaration", ".element[12].usage"]), "lod[0].section[3].stored_declaration.element[12].usage");
+        assert!(matches!(PathText::concat(&["a"; 63]).0, Repr::Heap(_)));
+        assert_eq!(PathText::concat(&["a"; 63]).len(), 63);
         let long = "a value of more than twenty-two bytes";
-        assert!(matches!(Short::from(long.to_string()), Short::Heap(_)));
+        assert!(matches!(Short::from(long.to_string()).0, Repr::Heap(_)));
         assert_eq!(Short::from(long).as_str(), long);
         assert_eq!(serde_json::to_string(&Short::from("a\"b")).unwrap(), r#""a\"b""#);
     }

@@ -5,7 +5,7 @@
 //! expanded into spans only for the window asked for, so the cost of a window does not
 //! depend on the file's size.
 
-use crate::short::Short;
+use crate::short::{PathText, Short};
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -49,7 +49,7 @@ pub struct Span {
     pub start: u64,
     pub len: u64,
     /// Structural path, e.g. `lod[0].section[2].vertex_count`.
-    pub path: String,
+    pub path: PathText,
     #[serde(rename = "type")]
     pub ty: Text,
     pub value: Short,
@@ -103,10 +103,12 @@ impl Region {
             .and_then(|s| bytes.get(s..s.checked_add(e.len as usize)?))
             .map(|b| (e.format)(b))
             .unwrap_or_default();
+        let mut num = [0u8; 20];
+        let index = crate::field::decimal(i, &mut num);
         let path = if e.name.is_empty() {
-            format!("{}[{}]", self.path, i)
+            PathText::concat(&[&self.path, "[", index, "]"])
         } else {
-            format!("{}[{}].{}", self.path, i, e.name)
+            PathText::concat(&[&self.path, "[", index, "].", &e.name])
         };
         Span {
             start,
@@ -239,7 +241,7 @@ impl Fields {
         &mut self,
         start: u64,
         len: u64,
-        path: impl Into<String>,
+        path: impl Into<PathText>,
         ty: impl Into<Text>,
         value: impl Into<Short>,
         confidence: Confidence,

@@ -28,7 +28,7 @@ fn fixed_spans(doc: &Document) -> HashSet<(String, u64, u64)> {
     doc.spans
         .fixed()
         .iter()
-        .map(|s| (s.path.clone(), s.start, s.len))
+        .map(|s| (s.path.to_string(), s.start, s.len))
         .collect()
 }
 

@@ -3,6 +3,8 @@
 use super::element_format;
 use crate::error::Result;
 use crate::read::Reader;
+use crate::field::decimal;
+use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields, Text};
 
 /// Bytes of one declaration.
@@ -90,6 +92,13 @@ pub fn usage(u: u8) -> (Text, Confidence) {
     }
 }
 
+/// A byte as two lowercase hex digits.
+fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
+    const D: &[u8; 16] = b"0123456789abcdef";
+    *buf = [D[(b >> 4) as usize], D[(b & 15) as usize]];
+    std::str::from_utf8(buf).unwrap_or("")
+}
+
 /// Reads a declaration at the cursor, recording its fields under `path`.
 pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     let mut d = Declaration::default();
@@ -100,7 +109,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     // Paths are joined by hand: a declaration is most of a MeshSet's fields, and `format!`
     // was most of their cost.
     let mut num = [0u8; 20];
-    let at_index = |base: &str, i: usize, num: &mut [u8; 20]| [path, base, crate::field::decimal(i as u64, num), "]"].concat();
+    let at_index = |base: &str, i: usize, num: &mut [u8; 20]| PathText::concat(&[path, base, decimal(i as u64, num), "]"]);
     let note = "Each element is four bytes in usage/format/offset/stream order.";
     for i in 0..16 {
         let p = at_index(".element[", i, &mut num);
@@ -110,11 +119,11 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
         if i < count as usize {
             let (uname, uconf) = usage(b[0]);
             let fname = element_format::info(b[1]).map_or("unknown format", |x| x.0);
-            let usage_text = [crate::field::decimal(b[0] as u64, &mut num), " (", &uname, ")"].concat();
-            f.add(at, 1, [&p, ".usage"].concat(), "u8", usage_text, uconf, note);
-            f.add(at + 1, 1, [&p, ".format"].concat(), "u8", format!("0x{:02x} ({fname})", b[1]), Confidence::Proven, note);
-            f.add(at + 2, 1, [&p, ".offset"].concat(), "u8", b[2].to_string(), Confidence::Proven, note);
-            f.add(at + 3, 1, p + ".stream", "u8", b[3].to_string(), Confidence::Proven, note);
+            let usage_text = Short::concat(&[decimal(b[0] as u64, &mut num), " (", &uname, ")"]);
+            f.add(at, 1, PathText::concat(&[&p, ".usage"]), "u8", usage_text, uconf, note);
+            f.add(at + 1, 1, PathText::concat(&[&p, ".format"]), "u8", Short::concat(&["0x", hex2(b[1], &mut [0; 2]), " (", fname, ")"]), Confidence::Proven, note);
+            f.add(at + 2, 1, PathText::concat(&[&p, ".offset"]), "u8", Short::concat(&[decimal(b[2] as u64, &mut num)]), Confidence::Proven, note);
+            f.add(at + 3, 1, PathText::concat(&[&p, ".stream"]), "u8", Short::concat(&[decimal(b[3] as u64, &mut num)]), Confidence::Proven, note);
         }
     }
     for i in 0..16 {
@@ -122,13 +131,13 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
         let at = r.offset();
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&p))?;
         d.streams[i] = b;
-        f.add(at, 1, [&p, ".stride"].concat(), "u8", b[0].to_string(), Confidence::Proven,
+        f.add(at, 1, PathText::concat(&[&p, ".stride"]), "u8", Short::concat(&[decimal(b[0] as u64, &mut num)]), Confidence::Proven,
               "First byte of each pair is stride throughout the MeshSet census.");
-        f.add(at + 1, 1, p + ".unknown", "u8", b[1].to_string(), Confidence::Unknown,
+        f.add(at + 1, 1, PathText::concat(&[&p, ".unknown"]), "u8", Short::concat(&[decimal(b[1] as u64, &mut num)]), Confidence::Unknown,
               "Second byte's meaning is not established here.");
     }
-    d.element_count = f.read(r, [path, ".element_count"].concat(), Confidence::Proven, "")?;
-    d.stream_count = f.read(r, [path, ".stream_count"].concat(), Confidence::Proven, "")?;
+    d.element_count = f.read(r, PathText::concat(&[path, ".element_count"]), Confidence::Proven, "")?;
+    d.stream_count = f.read(r, PathText::concat(&[path, ".stream_count"]), Confidence::Proven, "")?;
     d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
     f.add(r.offset() - 2, 2, format!("{path}.unknown"), "u8[2]", crate::field::show_hex(&d.unknown), Confidence::Unknown, "");
     debug_assert_eq!(r.offset() - start, SIZE as u64);
