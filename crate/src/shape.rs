@@ -99,10 +99,24 @@ struct Builder<'a> {
     last_path: &'a str,
 }
 
+/// How many leading bytes `a` and `b` share, eight at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let word = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap_or_default());
+    let mut n = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let d = word(x) ^ word(y);
+        if d != 0 {
+            return n + (d.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + a[n..].iter().zip(&b[n..]).take_while(|(x, y)| x == y).count()
+}
+
 impl<'a> Builder<'a> {
     fn insert(&mut self, path: &'a str, src: Src, start: u64, end: u64) {
         // Parents shared with the previous path: whole segments equal up to a dot.
-        let same = path.bytes().zip(self.last_path.bytes()).take_while(|(a, b)| a == b).count();
+        let same = common_prefix(path.as_bytes(), self.last_path.as_bytes());
         let keep = self.last.iter().take_while(|&&(e, _)| e < same && path.as_bytes().get(e) == Some(&b'.')
             && self.last_path.as_bytes().get(e) == Some(&b'.')).count();
         self.last.truncate(keep);
@@ -114,7 +128,7 @@ impl<'a> Builder<'a> {
         let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
         let mut parent = self.last.last().map(|&(_, i)| i);
         while from <= path.len() {
-            let end_at = path[from..].find('.').map_or(path.len(), |d| from + d);
+            let end_at = path.as_bytes()[from..].iter().position(|&b| b == b'.').map_or(path.len(), |d| from + d);
             let key = (parent.map_or(0, |p| p + 1), &path[from..end_at]);
             let last = end_at == path.len();
             let idx = match self.by_name.get(&key) {
@@ -234,5 +248,17 @@ impl Shape {
     /// A node's children, sorted by start.
     pub fn kids(&self, n: &Light) -> &[u32] {
         self.kids.get(n.kids_at as usize..(n.kids_at + n.kids_len) as usize).unwrap_or(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn common_prefix_counts_shared_bytes() {
+        let cases = [("", "", 0), ("abc", "abd", 2), ("lod[0].section[1].x", "lod[0].section[1].y", 18), ("abcdefgh", "abcdefgh", 8),
+            ("abcdefghij", "abcdefghik", 9), ("abcdefgh1", "abcdefgh", 8), ("x", "y", 0)];
+        for (a, b, n) in cases {
+            assert_eq!(super::common_prefix(a.as_bytes(), b.as_bytes()), n, "{a} {b}");
+        }
     }
 }
