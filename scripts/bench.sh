@@ -10,6 +10,7 @@ if [ "${1:-}" = "--ui" ]; then shift; SKIP_DECODE=1; fi
 [ -n "${SKIP_DECODE:-}" ] || {
 echo "## native decode (GEM .ply)";            cargo run -q --release --example bench_gem_ply
 echo "## native decode (Frostbite MeshSet)";   cargo run -q --release --example bench_meshset
+echo "## native decode (Frostbite MeshSet), glibc returning blocks over 32 MB to the kernel"; FRESH_MEMORY=1 cargo run -q --release --example bench_meshset | grep chunk_mb
 echo "## wasm decode under Node";              node scripts/bench-wasm.mjs
 # The full 48,000-document set takes minutes on 2 cores; N sets the size (default 4,800 here).
 echo "## native census (generated MeshSet-sized documents)"; N="${N:-4800}" cargo run -q --release --example bench_census

@@ -25,6 +25,9 @@ pub struct Light {
     pub span: Option<u32>,
     /// The region this node is (an array), if it is one.
     pub region: Option<u32>,
+    /// Where the last field or array under this node ends, declared record extents
+    /// ignored: the end an undeclared group node has.
+    pub content_end: u64,
     /// Children: `Shape::kids` from here, this many (sorted by start).
     kids_at: u32,
     kids_len: u32,
@@ -152,6 +155,7 @@ impl<'a> Builder<'a> {
                         name_at: from as u32,
                         span,
                         region,
+                        content_end: 0,
                         kids_at: 0,
                         kids_len: 0,
                         first: NONE,
@@ -236,6 +240,18 @@ impl Shape {
             }
             nodes[i].kids_at = at as u32;
             nodes[i].kids_len = (kids.len() - at) as u32;
+        }
+        // Children come after their parents in the arena, so one pass from the end sees
+        // every child's content end before its parent's.
+        for i in (0..nodes.len()).rev() {
+            let n = &nodes[i];
+            let end = if n.kids_len == 0 || n.region.is_some() {
+                n.end
+            } else {
+                let run = kids.get(n.kids_at as usize..(n.kids_at + n.kids_len) as usize).unwrap_or(&[]);
+                run.iter().map(|&k| nodes[k as usize].content_end).max().unwrap_or(n.end)
+            };
+            nodes[i].content_end = end;
         }
         roots.sort_by_key(|&k| nodes[k as usize].start);
         Shape { nodes, roots, kids }

@@ -8,7 +8,7 @@ use super::accumulate::{decimal, parse_number, EntryKind, Place};
 use super::fold::{fold, join};
 use super::Census;
 use super::{KindCache, Parsed, Slot};
-use crate::shape::{Light, Shape, Texts};
+use crate::shape::Texts;
 use crate::span::{Confidence, Region, Span};
 
 /// Unexplained bytes are counted only in a record's first this many bytes, so a record
@@ -171,16 +171,6 @@ pub struct Walk<'d> {
     pub bufs: Bufs,
 }
 
-/// Where the last field or region under a node ends, declared record extents ignored: the
-/// end an undeclared group node gets from the tree.
-fn leaf_end(shape: &Shape, n: &Light) -> u64 {
-    if !n.has_kids() || n.region.is_some() {
-        n.end
-    } else {
-        shape.kids(n).iter().map(|&k| leaf_end(shape, shape.node(k))).max().unwrap_or(n.end)
-    }
-}
-
 /// How a record kind is named in entries: the file itself is `(file)`.
 pub fn record_name(kind: &str) -> &str {
     if kind.is_empty() { "(file)" } else { kind }
@@ -240,7 +230,7 @@ impl Census {
         let (lo, mut hi) = match extent {
             None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
             Some((start, end)) => {
-                let content = nodes().map(|c| leaf_end(shape, c)).max().unwrap_or(start);
+                let content = nodes().map(|c| c.content_end).max().unwrap_or(start);
                 let own = leaves().map(|c| c.end).max().unwrap_or(start);
                 (start, if end != content { end } else { own })
             }
