@@ -134,14 +134,19 @@ impl<'a> Builder<'a> {
             let end_at = path.as_bytes()[from..].iter().position(|&b| b == b'.').map_or(path.len(), |d| from + d);
             let key = (parent.map_or(0, |p| p + 1), &path[from..end_at]);
             let last = end_at == path.len();
-            let idx = match self.by_name.get(&key) {
-                Some(&i) => {
+            let slot = match self.by_name.entry(key) {
+                std::collections::hash_map::Entry::Occupied(o) => Ok(*o.get()),
+                // One hash for the look-up and the insert.
+                std::collections::hash_map::Entry::Vacant(v) => Err(v.insert(self.nodes.len() as u32)),
+            };
+            let idx = match slot {
+                Ok(i) => {
                     let n = &mut self.nodes[i as usize];
                     n.start = n.start.min(start);
                     n.end = n.end.max(end);
                     i
                 }
-                None => {
+                Err(_) => {
                     let (span, region) = match (last, src) {
                         (true, Src::Span(s)) => (Some(s), None),
                         (true, Src::Region(r)) => (None, Some(r)),
@@ -163,7 +168,6 @@ impl<'a> Builder<'a> {
                         next: NONE,
                     });
                     let i = (self.nodes.len() - 1) as u32;
-                    self.by_name.insert(key, i);
                     match parent {
                         Some(p) => {
                             let prev = std::mem::replace(&mut self.nodes[p as usize].last, i);

@@ -228,10 +228,26 @@ impl Census {
             }
         }
         for (n, inst) in insts.iter().enumerate() {
-            let wanted = values[inst.values.clone()]
-                .iter()
-                .any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a));
-            if !wanted {
+            // A field seen before only narrows its candidates: each is looked up where a scope
+            // would have found it first (own record, enclosing ones, the file). Only a field's
+            // first record needs its whole scope.
+            let lookup = |b: usize| {
+                let mut p = Some(n);
+                while let Some(k) = p {
+                    if let Some(&(_, v)) = values[insts[k].values.clone()].iter().find(|x| x.0 == b) {
+                        return Some(v);
+                    }
+                    p = insts[k].parent;
+                }
+                base.get(b)
+            };
+            let mut first_seen = false;
+            for &(a, va) in &values[inst.values.clone()] {
+                if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) && !self.relations.narrow(a, va, lookup) {
+                    first_seen = true;
+                }
+            }
+            if !first_seen {
                 continue;
             }
             // Own and enclosing records, over the file-wide values.
@@ -243,7 +259,7 @@ impl Census {
                 p = insts[k].parent;
             }
             for &(a, va) in &values[inst.values.clone()] {
-                if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) {
+                if self.entries[a].kind == EntryKind::Field && !self.relations.seen(a) {
                     self.relations.observe(a, va, relations::Layered { top: &scope, base: &base });
                 }
             }

@@ -78,6 +78,23 @@ impl Relations {
         self.alive.get(a).and_then(|x| x.as_ref()).is_none_or(|l| !l.is_empty())
     }
 
+    /// Whether field `a` has been observed (its candidates proposed).
+    pub fn seen(&self, a: usize) -> bool {
+        self.alive.get(a).is_some_and(|x| x.is_some())
+    }
+
+    /// A later record's value `va` of field `a`: keeps the candidates whose value there
+    /// (`get`) is still equal. False, and nothing done, when `a` was never observed.
+    pub fn narrow(&mut self, a: usize, va: f64, get: impl Fn(usize) -> Option<f64>) -> bool {
+        match self.alive.get_mut(a) {
+            Some(Some(list)) => {
+                list.retain(|&b| get(b) == Some(va));
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// One record's value `va` of field `a`, against the values in `scope`.
     pub fn observe(&mut self, a: usize, va: f64, scope: Layered) {
         if self.alive.len() <= a {
@@ -133,6 +150,8 @@ mod tests {
         assert_eq!(once.get(0), Some(8.0), "the first value put in wins");
         assert_eq!(once.get(1), None);
         r.observe(0, 8.0, on(&once));
+        assert!(r.narrow(0, 8.0, |b| (b == 1).then_some(8.0)), "a seen field narrows");
+        assert!(!r.narrow(5, 1.0, |_| Some(1.0)) && !r.seen(5), "an unseen one does not");
         assert!(r.pairs().is_empty(), "a missing candidate ends the relation");
         assert!(!r.wants(0));
         assert!(r.wants(9));
