@@ -16,6 +16,7 @@ echo "## wasm decode under Node";              node scripts/bench-wasm.mjs
 echo "## native census (generated MeshSet-sized documents)"; N="${N:-4800}" cargo run -q --release --example bench_census
 echo "## native census (the six real .ply samples x 84 = 504 files)"; cargo run -q --release --example bench_census -- --repeat 84 ../shared/samples/gem-ply
 echo "## census in wasm (the same 504 files)";  node scripts/bench-census.mjs --repeat 84 ../shared/samples/gem-ply
+echo "## census in the page (48,000 builder MeshSets dropped on the panel)"; node scripts/bench-census-page.mjs --n="${PAGE_N:-48000}"
 }
 echo "## page (hex view)";                     node scripts/bench-page.mjs
 echo "## 3D view";                             node scripts/bench-viewer.mjs

@@ -1,12 +1,13 @@
 // The census worker: its own wasm instance, so a census of thousands of files never blocks
 // the page. Messages in: {type:'run', files:[{name, file}]}; out: {type:'progress', done,
 // total, bytes, skipped}, then {type:'done', report} or {type:'error', message}. Each file is
-// read, decoded, counted and dropped before the next is read. Cancelling is the page's
+// read, decoded, counted and dropped in order; the next few are read meanwhile. Cancelling is the page's
 // worker.terminate().
 import init, * as api from '../pkg/meshscope.js';
 
 const ready = init();
 const PROGRESS_MS = 100;
+const AHEAD = 16;
 
 self.onmessage = async (e) => {
   const m = e.data;
@@ -17,9 +18,21 @@ self.onmessage = async (e) => {
       let bytes = 0;
       let skipped = 0;
       let last = 0;
+      // Reading a File is a round trip to the browser's blob store: a few reads are kept in
+      // flight while the census counts, at most AHEAD files held at a time.
+      const reads = [];
+      const readAhead = (upTo) => {
+        while (reads.length < upTo && reads.length + next < m.files.length) {
+          reads.push(m.files[next + reads.length].file.arrayBuffer());
+        }
+      };
+      let next = 0;
       for (let i = 0; i < m.files.length; i++) {
-        const { name, file } = m.files[i];
-        const data = new Uint8Array(await file.arrayBuffer());
+        const { name } = m.files[i];
+        readAhead(AHEAD);
+        const buffer = await reads.shift();
+        next++;
+        const data = new Uint8Array(buffer);
         bytes += data.length;
         const added = api.census_add(data, name);
         if (added.format === 'unknown') skipped++;

@@ -8,6 +8,7 @@
 //! counts on one thread in file order either way, the others decode; `N=4800` censuses fewer). With files (or
 //! folders) it reads, decodes and censuses them as `meshscope census` does and prints the
 //! whole time, reading and decoding included (`--repeat N` censuses them N times over).
+//! `--pack PATH` writes the generated set as one file for the page's census benchmark.
 
 use meshscope::census::Census;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, TriMesh};
@@ -92,10 +93,25 @@ fn files(args: &[String]) {
     );
 }
 
+/// `--pack PATH`: writes the set as one file and `PATH.json` (name, offset, length of each),
+/// for the page's census benchmark (scripts/bench-census-page.mjs) to cut into Files.
+fn pack(path: &str, files: &[Vec<u8>]) {
+    let mut index = Vec::new();
+    let mut at = 0;
+    for (i, f) in files.iter().enumerate() {
+        index.push(format!("[\"mesh{i:05}.MeshSet\",{at},{}]", f.len()));
+        at += f.len();
+    }
+    std::fs::write(path, files.concat()).expect("pack");
+    std::fs::write(format!("{path}.json"), format!("[{}]", index.join(","))).expect("pack index");
+    println!("{} MeshSets, {at} bytes: {path}", files.len());
+}
+
 #[allow(non_snake_case)]
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if !args.is_empty() {
+    let pack_to = args.iter().position(|a| a == "--pack").and_then(|i| args.get(i + 1)).cloned();
+    if !args.is_empty() && pack_to.is_none() {
         return files(&args);
     }
     let n_env = std::env::var("N").ok().and_then(|v| v.parse().ok());
@@ -104,6 +120,9 @@ fn main() {
     let t = Instant::now();
     let files: Vec<Vec<u8>> = (0..N).map(|i| meshset(i, &mut rng)).collect();
     let gen = t.elapsed();
+    if let Some(p) = pack_to {
+        return pack(&p, &files);
+    }
     let bytes: usize = files.iter().map(Vec::len).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut runs = vec![1];
