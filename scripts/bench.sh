@@ -12,8 +12,8 @@ echo "## native decode (GEM .ply)";            cargo run -q --release --example 
 echo "## native decode (Frostbite MeshSet)";   cargo run -q --release --example bench_meshset
 echo "## native decode (Frostbite MeshSet), glibc returning blocks over 32 MB to the kernel"; FRESH_MEMORY=1 cargo run -q --release --example bench_meshset | grep chunk_mb
 echo "## wasm decode under Node";              node scripts/bench-wasm.mjs
-# The full 48,000-document set takes minutes on 2 cores; N sets the size (default 4,800 here).
-echo "## native census (generated MeshSet-sized documents)"; N="${N:-4800}" cargo run -q --release --example bench_census
+# The full 48,000-MeshSet set, on one thread and on every core; N sets another size.
+echo "## native census (48,000 builder MeshSets)"; N="${N:-48000}" cargo run -q --release --example bench_census
 echo "## native census (the six real .ply samples x 84 = 504 files)"; cargo run -q --release --example bench_census -- --repeat 84 ../shared/samples/gem-ply
 echo "## census in wasm (the same 504 files)";  node scripts/bench-census.mjs --repeat 84 ../shared/samples/gem-ply
 echo "## census in the page (48,000 builder MeshSets dropped on the panel)"; node scripts/bench-census-page.mjs --n="${PAGE_N:-48000}"
