@@ -95,7 +95,12 @@ pub struct Entry {
     pub files: u64,
     last_file: u32,
     pub records: u64,
-    pub values: FxMap<String, ValueStats>,
+    /// The kept values in the order they first came, found by `index`.
+    pub values: Vec<(String, ValueStats)>,
+    index: FxMap<String, u32>,
+    /// The value the last record held: most entries hold runs of one value, which then
+    /// cost a comparison instead of a hash.
+    last: usize,
     /// Records whose value was new after `VALUE_CAP` distinct values were kept.
     pub tail_records: u64,
     /// Records whose value is a number; `min` and `max` are over all of them, tail included.
@@ -120,7 +125,9 @@ impl Entry {
             files: 0,
             last_file: u32::MAX,
             records: 0,
-            values: FxMap::default(),
+            values: Vec::new(),
+            index: FxMap::default(),
+            last: 0,
             tail_records: 0,
             numbers: 0,
             min: f64::INFINITY,
@@ -150,8 +157,13 @@ impl Entry {
             self.files += 1;
         }
         let mut place = Some(place);
-        let (num, fresh) = match self.values.get_mut(value) {
-            Some(v) => {
+        let at = match self.values.get(self.last) {
+            Some((k, _)) if k == value => Some(self.last),
+            _ => self.index.get(value).map(|&i| i as usize),
+        };
+        let (num, fresh) = match at.and_then(|i| Some((i, self.values.get_mut(i)?))) {
+            Some((i, (_, v))) => {
+                self.last = i;
                 v.count += 1;
                 if v.last_file != file {
                     v.last_file = file;
@@ -174,7 +186,9 @@ impl Entry {
                 self.tail_records += 1;
             } else if let Some(p) = place.take() {
                 let stats = ValueStats { count: 1, files: 1, last_file: file, num, places: vec![p()] };
-                self.values.insert(value.to_string(), stats);
+                self.index.insert(value.to_string(), self.values.len() as u32);
+                self.last = self.values.len();
+                self.values.push((value.to_string(), stats));
             }
         }
         num
@@ -187,7 +201,7 @@ impl Entry {
 
     /// The kept values, most frequent first; ties by value (numbers numerically).
     pub fn sorted_values(&self) -> Vec<(&String, &ValueStats)> {
-        let mut v: Vec<_> = self.values.iter().collect();
+        let mut v: Vec<_> = self.values.iter().map(|(k, v)| (k, v)).collect();
         v.sort_by(|a, b| {
             b.1.count.cmp(&a.1.count).then_with(|| match (a.1.num, b.1.num) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
@@ -232,8 +246,9 @@ mod tests {
         }
         assert_eq!((e.files, e.records), (3, 6));
         assert!(e.constant());
-        assert_eq!(e.values["7"].files, 3);
-        assert_eq!(e.values["7"].places.len(), EXAMPLES);
+        assert_eq!(e.values[0].0, "7");
+        assert_eq!(e.values[0].1.files, 3);
+        assert_eq!(e.values[0].1.places.len(), EXAMPLES);
         for i in 0..(VALUE_CAP as u64 + 10) {
             e.add(&i.to_string(), || Some(i as f64), Some(8), || place(9), 9);
         }
