@@ -22,7 +22,8 @@ export async function start() {
   const url = `http://127.0.0.1:${server.address().port}/`;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    // Extra flags for experiments (the benchmark's compositor runs), space-separated.
+    args: [...CHROMIUM_ARGS, ...(process.env.MESHSCOPE_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean)],
   });
   return {
     url,
