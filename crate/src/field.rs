@@ -21,7 +21,7 @@ macro_rules! scalar {
                 r.$m()
             }
             fn show(&self) -> Short {
-                self.to_string().into()
+                Short::display(self)
             }
         }
     };

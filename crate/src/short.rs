@@ -50,6 +50,44 @@ impl<const N: usize> Inline<N> {
     }
 }
 
+impl<const N: usize> Inline<N> {
+    /// `v` as text, written in place when it fits.
+    pub fn display(v: &impl fmt::Display) -> Self {
+        let mut w = Writer { bytes: [0; N], len: 0, spill: None };
+        if fmt::write(&mut w, format_args!("{v}")).is_err() {
+            return Inline::default();
+        }
+        match w.spill {
+            Some(s) => Inline(Repr::Heap(s)),
+            None => Inline(Repr::Inline { len: w.len as u8, bytes: w.bytes }),
+        }
+    }
+}
+
+/// Formats into the inline bytes, moving to a heap string once they are full.
+struct Writer<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+    spill: Option<String>,
+}
+
+impl<const N: usize> fmt::Write for Writer<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if let Some(h) = &mut self.spill {
+            h.push_str(s);
+        } else if self.len + s.len() <= N.min(u8::MAX as usize) {
+            self.bytes[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
+            self.len += s.len();
+        } else {
+            // Whole strs copied so far: the bytes are UTF-8.
+            let mut h = String::from_utf8_lossy(&self.bytes[..self.len]).into_owned();
+            h.push_str(s);
+            self.spill = Some(h);
+        }
+        Ok(())
+    }
+}
+
 impl<const N: usize> Default for Inline<N> {
     fn default() -> Self {
         Inline(Repr::Inline { len: 0, bytes: [0; N] })
@@ -144,6 +182,12 @@ mod tests {
         assert_eq!(PathText::concat(&["lod[0].section[3]", ".stored_declaration", ".element[12].usage"]), "lod[0].section[3].stored_declaration.element[12].usage");
         assert!(matches!(PathText::concat(&["a"; 63]).0, Repr::Heap(_)));
         assert_eq!(PathText::concat(&["a"; 63]).len(), 63);
+        for x in [0.5f32, -1.25e-7, f32::MAX, 3.0] {
+            let d = Short::display(&x);
+            assert_eq!(d, x.to_string().as_str());
+        }
+        assert!(matches!(Short::display(&f32::MIN).0, Repr::Heap(_)), "{} is long", f32::MIN);
+        assert_eq!(Short::display(&f32::MIN), f32::MIN.to_string().as_str());
         let long = "a value of more than twenty-two bytes";
         assert!(matches!(Short::from(long.to_string()).0, Repr::Heap(_)));
         assert_eq!(Short::from(long).as_str(), long);
