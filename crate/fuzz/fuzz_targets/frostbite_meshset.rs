@@ -1,8 +1,9 @@
 //! MeshSets and chunks: raw bytes decoded as a MeshSet, or a built MeshSet and its chunk with
 //! bytes patched; every LOD gets the chunk by hand, a .resmeta is attached, and the document
-//! is summarised, windowed and written back. Nothing may panic.
+//! is summarised, windowed, written back and censused. Nothing may panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use meshscope::census::{Census, Parsed};
 use meshscope::document::Document;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
 use meshscope::formats::frostbite::{attach_to, decode_meshset};
@@ -28,6 +29,12 @@ fn base() -> &'static [Built; 2] {
 }
 
 fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
+    // Twice into one census: the second file meets the kinds and entries of the first.
+    let mut census = Census::new();
+    for _ in 0..2 {
+        census.add(&Parsed::from_decode("f.res", Format::FrostbiteMeshSet, res.clone(), decode_meshset("f.res", &res)));
+    }
+    let _ = census.report(50);
     let d = decode_meshset("f.res", &res);
     let mut doc = Document::from_decode("f.res", Format::FrostbiteMeshSet, res, d);
     for li in 0..doc.mesh.lods.len() {
