@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const n = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4) ?? 4800);
-const rel = `target/bench-fixtures/census-pack-${n}.bin`;
+const rel = `target/bench-census/census-pack-${n}.bin`;
 if (!existsSync(join(ROOT, rel))) {
   execFileSync('cargo', ['run', '-q', '--release', '--example', 'bench_census', '--', '--pack', join(ROOT, rel)],
     { cwd: ROOT, env: { ...process.env, N: String(n) }, stdio: 'inherit' });

@@ -1,13 +1,14 @@
 // The census worker: its own wasm instance, so a census of thousands of files never blocks
 // the page. Messages in: {type:'run', files:[{name, file}]}; out: {type:'progress', done,
 // total, bytes, skipped}, then {type:'done', report} or {type:'error', message}. Each file is
-// read, decoded, counted and dropped in order; the next few are read meanwhile. Cancelling is the page's
-// worker.terminate().
+// read, decoded, counted and dropped in order; the next few (up to 16 MB) are read meanwhile.
+// Cancelling is the page's worker.terminate().
 import init, * as api from '../pkg/meshscope.js';
 
 const ready = init();
 const PROGRESS_MS = 100;
 const AHEAD = 16;
+const AHEAD_BYTES = 16 << 20;
 
 self.onmessage = async (e) => {
   const m = e.data;
@@ -19,11 +20,16 @@ self.onmessage = async (e) => {
       let skipped = 0;
       let last = 0;
       // Reading a File is a round trip to the browser's blob store: a few reads are kept in
-      // flight while the census counts, at most AHEAD files held at a time.
+      // flight while the census counts, at most AHEAD files and AHEAD_BYTES (but always the
+      // next file) held at a time.
       const reads = [];
+      let held = 0;
       const readAhead = (upTo) => {
         while (reads.length < upTo && reads.length + next < m.files.length) {
-          reads.push(m.files[next + reads.length].file.arrayBuffer());
+          const f = m.files[next + reads.length].file;
+          if (reads.length > 0 && held + f.size > AHEAD_BYTES) break;
+          held += f.size;
+          reads.push(f.arrayBuffer());
         }
       };
       let next = 0;
@@ -31,6 +37,7 @@ self.onmessage = async (e) => {
         const { name } = m.files[i];
         readAhead(AHEAD);
         const buffer = await reads.shift();
+        held -= m.files[i].file.size;
         next++;
         const data = new Uint8Array(buffer);
         bytes += data.length;

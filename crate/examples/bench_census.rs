@@ -102,6 +102,9 @@ fn pack(path: &str, files: &[Vec<u8>]) {
         index.push(format!("[\"mesh{i:05}.MeshSet\",{at},{}]", f.len()));
         at += f.len();
     }
+    if let Some(dir) = std::path::Path::new(path).parent() {
+        std::fs::create_dir_all(dir).expect("pack folder");
+    }
     std::fs::write(path, files.concat()).expect("pack");
     std::fs::write(format!("{path}.json"), format!("[{}]", index.join(","))).expect("pack index");
     println!("{} MeshSets, {at} bytes: {path}", files.len());

@@ -211,8 +211,8 @@ impl Census {
         w.bufs.insts.push(Inst { kind: kid, parent, values: v0..v0 });
         // The kind's cache is taken out while the record is walked, and put back after.
         let mut cache = std::mem::take(&mut self.caches[kid]);
-        let kind = std::mem::take(&mut cache.kind);
-        let kind = kind.as_str();
+        let kind_name = std::mem::take(&mut cache.kind);
+        let kind = kind_name.as_str();
         let file = w.file;
         let root = parent.is_none();
         let mut buf = [0u8; 20];
@@ -361,7 +361,7 @@ impl Census {
             };
             w.bufs.groups.push(Group { node: k, kind: ckid, indexed, prev: None, after: None });
         }
-        cache.kind = kind.to_string();
+        cache.kind = kind_name;
         self.caches[kid] = cache;
         // Where the elements of the same array before and after each start: mostly the
         // neighbours, so the searches stop at once.
