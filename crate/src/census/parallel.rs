@@ -10,6 +10,8 @@ use std::sync::{mpsc, Condvar, Mutex};
 
 /// How far past the next file the census needs the workers may decode.
 const AHEAD: usize = 16;
+/// The "worker" of a document the census thread decoded itself.
+const MINE: usize = usize::MAX;
 
 /// The next index a worker takes, and the next one the census needs.
 struct Turns {
@@ -21,8 +23,9 @@ impl Census {
     /// Censuses files `0..n` in that order; `load(i)` gives file i's name and bytes, or an
     /// error that stops the census (returned, with the files before it counted). `threads`
     /// counts the census's own: with more than one, `threads - 1` workers read and decode
-    /// while this thread counts (one more worker than that only makes the threads take
-    /// turns on the cores: 2,349 against 3,365 files/s on two cores).
+    /// while this thread counts, and decodes too whenever the file it needs next is not
+    /// ready (one more worker than that only makes the threads take turns on the cores:
+    /// 2,349 against 3,365 files/s on two cores).
     pub fn add_files<F>(&mut self, n: usize, threads: usize, load: F) -> Result<(), String>
     where
         F: Fn(usize) -> Result<(String, Vec<u8>), String> + Sync,
@@ -79,18 +82,43 @@ impl Census {
                     if let Some(d) = early.remove(&next) {
                         break Some(d);
                     }
-                    match rx.recv() {
+                    match rx.try_recv() {
                         Ok((i, w, d)) => {
                             early.insert(i, (w, d));
+                            continue;
                         }
-                        Err(_) => break None,
+                        Err(mpsc::TryRecvError::Empty) => {}
+                        Err(mpsc::TryRecvError::Disconnected) => break None,
+                    }
+                    // Nothing to count yet: rather than wait, this thread decodes the next
+                    // file no worker has taken, so both cores stay busy whichever side is
+                    // slower.
+                    let mine = {
+                        let mut t = turns.lock().unwrap_or_else(|e| e.into_inner());
+                        (t.taken < n && t.taken < t.needed + AHEAD).then(|| {
+                            t.taken += 1;
+                            t.taken - 1
+                        })
+                    };
+                    match mine {
+                        Some(i) => {
+                            early.insert(i, (MINE, load(i).map(|(name, bytes)| Parsed::new(&name, bytes))));
+                        }
+                        None => match rx.recv() {
+                            Ok((i, w, d)) => {
+                                early.insert(i, (w, d));
+                            }
+                            Err(_) => break None,
+                        },
                     }
                 };
                 match doc {
                     Some((w, Ok(d))) => {
                         self.add(&d);
                         // A worker that has ended drops nothing more: the document is dropped here.
-                        let _ = back[w].send(d);
+                        if let Some(b) = back.get(w) {
+                            let _ = b.send(d);
+                        }
                     }
                     Some((_, Err(e))) => {
                         result = Err(e);
