@@ -29,8 +29,9 @@ pub(crate) struct KindCache {
     pub kind: String,
     /// Field entries by unfolded leaf name.
     pub names: FxMap<String, usize>,
-    /// Unexplained-byte entries by (entry kind, record offset, width).
-    pub bytes: FxMap<(u8, u64, u8), usize>,
+    /// Unexplained-byte entries by record offset, entry kind (uncovered or Unknown) and
+    /// width (byte or word): `byte_slot` gives the place; `NO_ENTRY` where none is yet.
+    pub bytes: Vec<u32>,
     /// Child nodes by unfolded name: their slot, and whether the name is indexed.
     pub children: FxMap<String, (usize, bool)>,
     /// One per folded child name.
@@ -40,6 +41,13 @@ pub(crate) struct KindCache {
     /// As an element of an array of records, the element stride last seen: a lone element
     /// (or the last) owns that many bytes when they are uncovered.
     pub stride: Option<u64>,
+}
+
+pub(crate) const NO_ENTRY: u32 = u32::MAX;
+
+/// Where `KindCache::bytes` keeps the entry of (offset, Unknown or not, word or byte).
+pub(crate) fn byte_slot(offset: u64, unknown: bool, word: bool) -> usize {
+    (offset as usize) * 4 + (unknown as usize) * 2 + word as usize
 }
 
 /// A folded child name of a record kind, and the entries and kind it leads to.

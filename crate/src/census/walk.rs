@@ -405,15 +405,19 @@ impl Census {
             let abs = lo + o;
             let Some(b) = usize::try_from(abs).ok().and_then(|a| w.doc.bytes.get(a..a.checked_add(width)?)) else { break };
             let v = b.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64);
-            let key = (ek as u8, o, width as u8);
-            let id = match cache.bytes.get(&key) {
-                Some(&id) => id,
-                None => {
+            // Offsets stay below MAX_RECORD_BYTES: the slots are a short dense list.
+            let slot = super::byte_slot(o, ek == EntryKind::Unknown, width == 4);
+            if cache.bytes.len() <= slot {
+                cache.bytes.resize(slot + 1, super::NO_ENTRY);
+            }
+            let id = match cache.bytes[slot] {
+                super::NO_ENTRY => {
                     let ty = if width == 4 { "u32" } else { "u8" };
                     let id = self.intern(w.format, ek, format!("{}+0x{:02x}", record_name(kind), o), kind, ty);
-                    cache.bytes.insert(key, id);
+                    cache.bytes[slot] = id as u32;
                     id
                 }
+                id => id as usize,
             };
             let en = &mut self.entries[id];
             en.width = width as u64;
