@@ -7,28 +7,17 @@ const ready = init();
 let wasm = null;
 ready.then((w) => { wasm = w; });
 
+/** Progress is reported every this many bytes read. */
 const SLICE = 16 * 1024 * 1024;
 // Files this big get their first rows decoded before the whole file is read (the page shows
 // a preview of them from 4 MB, web/main.js); the first this many bytes are looked at.
 const PREVIEW_MIN = 4 * 1024 * 1024;
 const PREVIEW_BYTES = 64 * 1024;
 
-/** Reads a File in 16 MB slices into one buffer, reporting progress. */
-async function readFile(file, progress) {
-  const out = new Uint8Array(file.size);
-  for (let done = 0; done < file.size;) {
-    const part = new Uint8Array(await file.slice(done, done + SLICE).arrayBuffer());
-    if (!part.length) return out.subarray(0, done); // the file shrank while we read it
-    out.set(part, done);
-    done += part.length;
-    progress({ phase: 'reading', done, total: file.size });
-  }
-  return out;
-}
-
 /** Streams a File straight into a buffer in wasm memory (one copy, progress as it comes);
- *  returns the buffer's token for `open_buffer` and how long making the buffer took. */
-async function readIntoWasm(file, progress, name = file.name) {
+ *  returns the buffer's token for `open_buffer` / `attach_buffer` and how long making the
+ *  buffer took. A file opened on its own gets its first rows previewed; one attached does not. */
+async function readIntoWasm(file, progress, name = file.name, preview = true) {
   await ready;
   const t0 = performance.now();
   const token = api.buffer_new(file.size);
@@ -45,7 +34,7 @@ async function readIntoWasm(file, progress, name = file.name) {
       // A fresh view each time: wasm memory may have grown (and detached the old one).
       new Uint8Array(wasm.memory.buffer, api.buffer_ptr(token) + done, value.length).set(value);
       done += value.length;
-      if (!previewed && file.size >= PREVIEW_MIN && done >= Math.min(file.size, PREVIEW_BYTES)) {
+      if (preview && !previewed && file.size >= PREVIEW_MIN && done >= Math.min(file.size, PREVIEW_BYTES)) {
         // The first rows decoded from the first bytes (the rest of the buffer still zero):
         // the page colors them while the rest is read.
         previewed = true;
@@ -96,19 +85,24 @@ const methods = {
     progress({ phase: 'decoding', done: 0, total: bytes.length });
     return opened(api.open(name, bytes));
   },
-  /** Attaches a File to an open document as a companion: {handle, summary} of the chunk. */
+  /** Attaches a File to an open document as a companion: {handle, summary} of the chunk. The
+   *  File is streamed into wasm memory as an opened one is. */
   async attachFile(progress, parent, file, name = file.name) {
-    const bytes = await readFile(file, progress);
-    progress({ phase: 'decoding', done: 0, total: bytes.length });
-    return opened(api.attach(parent, name, bytes));
+    const t0 = performance.now();
+    const { token } = await readIntoWasm(file, progress, name, false);
+    const t1 = performance.now();
+    progress({ phase: 'decoding', done: 0, total: file.size });
+    const handle = api.attach_buffer(parent, name, token, undefined);
+    return opened(handle, { readMs: t1 - t0, decodeMs: performance.now() - t1 });
   },
   attachBytes(progress, parent, name, bytes) {
     return opened(api.attach(parent, name, bytes));
   },
   /** Attaches bytes to LOD `lod` of `parent` by hand, whatever their name says. */
   async attachToLod(progress, parent, lod, name, data) {
-    const bytes = data instanceof Blob ? await readFile(data, progress) : data;
-    return opened(api.attach_lod(parent, lod, name, bytes));
+    if (!(data instanceof Blob)) return opened(api.attach_lod(parent, lod, name, data));
+    const { token } = await readIntoWasm(data, progress, name, false);
+    return opened(api.attach_buffer(parent, name, token, lod));
   },
   /** What the hex view needs for a window, in one round trip. */
   window(progress, handle, start, end) {

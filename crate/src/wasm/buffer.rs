@@ -56,6 +56,24 @@ pub fn open_buffer(name: &str, token: u32, structure_first: bool) -> Result<u32,
     Ok(insert(if structure_first { crate::open_structure(name, bytes) } else { crate::open(name, bytes) }))
 }
 
+/// Attaches a filled buffer (the buffer is used up) to a document as a companion file, by its
+/// name's GUID, or to LOD `lod` by hand when `lod` is a number: the chunk's handle. As `attach`
+/// and `attach_lod`, without copying the bytes out of JS again.
+#[wasm_bindgen]
+pub fn attach_buffer(handle: u32, name: &str, token: u32, lod: Option<u32>) -> Result<u32, JsError> {
+    let bytes = take(token)?;
+    let chunk = REGISTRY.with(|r| {
+        let mut r = r.borrow_mut();
+        let doc = r.docs.get_mut(&handle).ok_or_else(|| JsError::new(&format!("no open document {handle}")))?;
+        match lod {
+            Some(l) => doc.attach_to_lod(l as usize, name, bytes),
+            None => doc.attach(name, bytes),
+        }
+        .map_err(|e| JsError::new(&e.to_string()))
+    })?;
+    Ok(insert(chunk))
+}
+
 /// Finishes a document opened structure first; false when there was nothing left to do.
 #[wasm_bindgen]
 pub fn complete(handle: u32) -> Result<bool, JsError> {
