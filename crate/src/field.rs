@@ -13,42 +13,33 @@ pub trait FieldType: Sized {
     fn show(&self) -> Short;
 }
 
+/// `show` is how the value becomes text: unsigned integers go through `decimal`, the rest
+/// through `Display`; neither allocates.
 macro_rules! scalar {
-    ($t:ty, $m:ident, $name:expr) => {
+    ($t:ty, $m:ident, $name:expr, $show:expr) => {
         impl FieldType for $t {
             const NAME: &'static str = $name;
             fn read(r: &mut Reader) -> Result<Self> {
                 r.$m()
             }
             fn show(&self) -> Short {
-                Short::display(self)
+                $show(self)
             }
         }
     };
 }
-/// Unsigned integers: shown without an allocation.
-macro_rules! unsigned {
-    ($t:ty, $m:ident, $name:expr) => {
-        impl FieldType for $t {
-            const NAME: &'static str = $name;
-            fn read(r: &mut Reader) -> Result<Self> {
-                r.$m()
-            }
-            fn show(&self) -> Short {
-                Short::concat(&[decimal(*self as u64, &mut [0; 20])])
-            }
-        }
-    };
+fn show_unsigned(v: impl Into<u64>) -> Short {
+    Short::concat(&[decimal(v.into(), &mut [0; 20])])
 }
-unsigned!(u8, u8, "u8");
-scalar!(i8, i8, "i8");
-unsigned!(u16, u16, "u16");
-scalar!(i16, i16, "i16");
-unsigned!(u32, u32, "u32");
-scalar!(i32, i32, "i32");
-unsigned!(u64, u64, "u64");
-scalar!(f32, f32, "f32");
-scalar!(f64, f64, "f64");
+scalar!(u8, u8, "u8", |v: &u8| show_unsigned(*v));
+scalar!(i8, i8, "i8", Short::display);
+scalar!(u16, u16, "u16", |v: &u16| show_unsigned(*v));
+scalar!(i16, i16, "i16", Short::display);
+scalar!(u32, u32, "u32", |v: &u32| show_unsigned(*v));
+scalar!(i32, i32, "i32", Short::display);
+scalar!(u64, u64, "u64", |v: &u64| show_unsigned(*v));
+scalar!(f32, f32, "f32", Short::display);
+scalar!(f64, f64, "f64", Short::display);
 
 macro_rules! float_array {
     ($n:expr, $name:expr) => {
