@@ -76,8 +76,17 @@ byte_array!(3, "u8[3]");
 byte_array!(4, "u8[4]");
 
 pub fn show_floats(v: &[f32]) -> String {
-    let parts: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
-    format!("[{}]", parts.join(", "))
+    use std::fmt::Write;
+    let mut s = String::with_capacity(2 + v.len() * 8);
+    s.push('[');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "{x}");
+    }
+    s.push(']');
+    s
 }
 
 /// Bytes as text: printable ASCII kept, the rest escaped, so any name is safe to show.
@@ -109,12 +118,14 @@ pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
 }
 
 pub fn show_hex(b: &[u8]) -> String {
+    const D: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(b.len() * 3);
-    for (i, c) in b.iter().enumerate() {
+    for (i, &c) in b.iter().enumerate() {
         if i > 0 {
             s.push(' ');
         }
-        s.push_str(&format!("{c:02x}"));
+        s.push(D[(c >> 4) as usize] as char);
+        s.push(D[(c & 15) as usize] as char);
     }
     s
 }

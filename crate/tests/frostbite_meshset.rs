@@ -80,6 +80,23 @@ fn built_meshsets_are_detected_and_decode_without_errors() {
 }
 
 #[test]
+fn the_census_decode_gives_the_same_fields_and_errors_without_the_checks() {
+    let mut cut = build(&rigid()).resource;
+    cut.truncate(cut.len() * 2 / 3); // errors too, not only fields
+    for bytes in [build(&rigid()).resource, build(&skinned(1, true)).resource, cut] {
+        let full = meshscope::formats::decode(Format::FrostbiteMeshSet, "m.res", &bytes);
+        let lean = meshscope::formats::decode_fields(Format::FrostbiteMeshSet, "m.res", &bytes);
+        assert!(lean.checks.len() < full.checks.len() && lean.facts.is_empty() && !full.facts.is_empty(),
+            "what only a person reads is left out (the pointer checks stay: they find errors)");
+        assert!(lean.checks.iter().all(|c| full.checks.contains(c)));
+        assert_eq!(lean.fields.spans, full.fields.spans);
+        assert_eq!(lean.fields.records, full.fields.records);
+        assert_eq!(lean.fields.regions.len(), full.fields.regions.len());
+        assert_eq!(lean.errors, full.errors);
+    }
+}
+
+#[test]
 fn written_back_byte_for_byte_with_metadata() {
     for bm in [rigid(), skinned(1, false), skinned(2, false), skinned(1, true)] {
         let b = build(&bm);

@@ -75,10 +75,10 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    /// Detects the format and decodes, as `crate::open` does.
+    /// Detects the format and decodes what a census reads (`formats::decode_fields`).
     pub fn new(name: &str, bytes: Vec<u8>) -> Parsed {
         let format = crate::formats::detect(name, &bytes);
-        let decode = crate::formats::decode(format, name, &bytes);
+        let decode = crate::formats::decode_fields(format, name, &bytes);
         Parsed::from_decode(name, format, bytes, decode)
     }
 

@@ -60,6 +60,15 @@ pub fn decode(format: Format, name: &str, bytes: &[u8]) -> Decode {
     }
 }
 
+/// What a census reads of a file: its fields, regions and errors, as `decode` gives them,
+/// without what only a person reads (a MeshSet's checks and summary facts).
+pub fn decode_fields(format: Format, name: &str, bytes: &[u8]) -> Decode {
+    match format {
+        Format::FrostbiteMeshSet => frostbite::decode::decode_with(bytes, false),
+        _ => decode(format, name, bytes),
+    }
+}
+
 /// The structure alone, where a format can give it much faster than the whole decode (a
 /// `.ply` whose vertex arrays are most of the work); `None` where it cannot.
 pub fn decode_structure(format: Format, bytes: &[u8]) -> Option<Decode> {

@@ -60,6 +60,14 @@ fn inside(p: &Ptr, base: &Ptr, s: &str) -> Result<u32> {
 }
 
 pub fn decode(bytes: &[u8]) -> Decode {
+    decode_with(bytes, true)
+}
+
+/// `decode`, with `checks` false leaving out what only a person reads: the checks of stored
+/// against recomputed values, the summary's facts and the stored bounds on the mesh. Fields,
+/// regions and errors are the same (the census, which reads only those, decodes this way;
+/// the fuzz target compares the two).
+pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
     let mut d = Decode::default();
     // Section records hold most fields, about one per three bytes: reserving that once saves
     // the span list's regrowths (capped, for a resource with much inline geometry).
@@ -109,16 +117,20 @@ pub fn decode(bytes: &[u8]) -> Decode {
             trailing_at = pad_at.saturating_add(4);
         }
     }
-    for (i, (out, l)) in d.mesh.lods.iter_mut().zip(&m.lods).enumerate() {
-        stored::fill(out, &m.header, l, i);
+    if checks {
+        for (i, (out, l)) in d.mesh.lods.iter_mut().zip(&m.lods).enumerate() {
+            stored::fill(out, &m.header, l, i);
+        }
     }
     // Inline geometry stopped by a resource field: the error goes to that field's offset.
     let inline_errors = d.errors.split_off(errors_before_inline.min(d.errors.len()));
     let (theirs, own) = chunk::in_resource(inline_errors, &d.fields.spans);
     d.errors.extend(theirs.into_iter().chain(own));
-    checks::records(&mut d, &m);
-    checks::measures(&mut d.checks, &m, &d.mesh);
-    super::facts(&mut d.facts, &m);
+    if checks {
+        checks::records(&mut d, &m);
+        checks::measures(&mut d.checks, &m, &d.mesh);
+        super::facts(&mut d.facts, &m);
+    }
     d.details = crate::formats::Details::MeshSet(m);
     d
 }

@@ -4,6 +4,7 @@
 use super::MeshSetDetails;
 use crate::error::Result;
 use crate::read::Reader;
+use crate::short::Short;
 use crate::span::{Confidence, Fields};
 
 /// Stored pointers are relative to byte 16 of the resource.
@@ -30,7 +31,11 @@ impl Ptr {
 pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note: &'static str) -> Result<Ptr> {
     let at = r.offset();
     let value = r.u64().map_err(|e| e.at_path(path))?;
-    let shown = if value == 0 { "0 (null)".to_string() } else { format!("0x{value:x} (-> 0x{:x})", value.wrapping_add(BASE)) };
+    let shown = if value == 0 {
+        Short::from("0 (null)")
+    } else {
+        Short::display(&format_args!("0x{value:x} (-> 0x{:x})", value.wrapping_add(BASE)))
+    };
     f.add(at, 8, path, "u64 pointer", shown, c, note);
     Ok(Ptr { at, value, path: path.to_string() })
 }
