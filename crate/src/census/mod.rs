@@ -117,6 +117,8 @@ pub struct Census {
     seen: Vec<usize>,
     /// Reused by every walk.
     bufs: walk::Bufs,
+    /// Reused by `relate`: the values in scope along the record being related.
+    chain: relations::Chain,
     /// Reused for each record's indexed-children counts: (slot, count, first start).
     counts: Vec<(usize, u64, u64)>,
 }
@@ -235,20 +237,16 @@ impl Census {
                 base.put(id, u.1);
             }
         }
+        // The values of the record being related and of its enclosing records, the nearest
+        // one's winning: records come in walk order (each after its parent), so a stack of
+        // them with an undo list keeps this up to date at one put and one undo a value.
+        let mut chain = std::mem::take(&mut self.chain);
+        chain.slots.resize(self.entries.len(), (0, 0.0));
         for (n, inst) in insts.iter().enumerate() {
-            // A field seen before only narrows its candidates: each is looked up where a scope
-            // would have found it first (own record, enclosing ones, the file). Only a field's
-            // first record needs its whole scope.
-            let lookup = |b: usize| {
-                let mut p = Some(n);
-                while let Some(k) = p {
-                    if let Some(&(_, v)) = values[insts[k].values.clone()].iter().find(|x| x.0 == b) {
-                        return Some(v);
-                    }
-                    p = insts[k].parent;
-                }
-                base.get(b)
-            };
+            chain.enter(n, inst.parent, &values[inst.values.clone()]);
+            // A field seen before only narrows its candidates, each looked up in the chain,
+            // then in the file-wide values. Only a field's first record needs its whole scope.
+            let lookup = |b: usize| chain.get(b).or_else(|| base.get(b));
             let mut first_seen = false;
             for &(a, va) in &values[inst.values.clone()] {
                 if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) && !self.relations.narrow(a, va, lookup) {
@@ -273,7 +271,9 @@ impl Census {
             }
             self.scope = scope;
         }
+        chain.enter(usize::MAX, None, &[]);
         self.file_scope = base;
+        self.chain = chain;
         (self.per_kind, self.uniform, self.seen) = (per_kind, uniform, seen);
     }
 }

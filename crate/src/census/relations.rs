@@ -48,6 +48,53 @@ impl Scope {
     }
 }
 
+/// The values of a record and of the records enclosing it, the nearest record's winning:
+/// records are entered in walk order (each after its parent); entering one leaves the records
+/// that do not enclose it, undoing what they put.
+#[derive(Debug, Default)]
+pub struct Chain {
+    /// Per entry: the record (+ 1) whose value is in scope, 0 for none, and the value.
+    pub slots: Vec<(u32, f64)>,
+    /// Records entered and not left: (record, where its undo entries start).
+    open: Vec<(usize, usize)>,
+    undo: Vec<(usize, (u32, f64))>,
+}
+
+impl Chain {
+    /// Enters record `n` whose enclosing record is `parent` (`None`: a top record; entering
+    /// `usize::MAX` with no values leaves every record).
+    pub fn enter(&mut self, n: usize, parent: Option<usize>, values: &[(usize, f64)]) {
+        while let Some(&(k, u0)) = self.open.last() {
+            if Some(k) == parent {
+                break;
+            }
+            for (id, old) in self.undo.drain(u0..).rev() {
+                self.slots[id] = old;
+            }
+            self.open.pop();
+        }
+        if n == usize::MAX {
+            return;
+        }
+        let me = n as u32 + 1;
+        self.open.push((n, self.undo.len()));
+        for &(id, v) in values {
+            if self.slots.len() <= id {
+                self.slots.resize(id + 1, (0, 0.0));
+            }
+            // The first value a record puts for an entry is its own.
+            if self.slots[id].0 != me {
+                self.undo.push((id, self.slots[id]));
+                self.slots[id] = (me, v);
+            }
+        }
+    }
+
+    pub fn get(&self, id: usize) -> Option<f64> {
+        self.slots.get(id).filter(|s| s.0 != 0).map(|s| s.1)
+    }
+}
+
 /// A record's scope over the file-wide one: a value in `top` wins over `base`'s. The file's
 /// scope is filled once per file, not once per record.
 #[derive(Clone, Copy)]
@@ -126,6 +173,21 @@ impl Relations {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chain_holds_the_nearest_enclosing_value() {
+        let mut c = Chain::default();
+        c.enter(0, None, &[(1, 10.0), (2, 20.0)]);
+        c.enter(1, Some(0), &[(1, 11.0), (1, 99.0)]);
+        assert_eq!((c.get(1), c.get(2)), (Some(11.0), Some(20.0)), "own first, then enclosing; first put wins");
+        c.enter(2, Some(1), &[(3, 30.0)]);
+        c.enter(3, Some(0), &[]);
+        assert_eq!((c.get(1), c.get(3)), (Some(10.0), None), "records left are undone");
+        c.enter(4, None, &[]);
+        assert_eq!(c.get(1), None);
+        c.enter(usize::MAX, None, &[]);
+        assert!(c.slots.iter().all(|s| s.0 == 0), "leaving all restores every slot");
+    }
 
     #[test]
     fn candidates_only_shrink() {
