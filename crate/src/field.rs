@@ -104,6 +104,11 @@ pub fn show_text(b: &[u8]) -> String {
 
 /// `n` in decimal, written into `buf`: a number's text without an allocation.
 pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+    // Most numbers in a record are small (indices, counts, bytes): those come from a table.
+    const SMALL: &str = "0123456789";
+    if n < 10 {
+        return &SMALL[n as usize..n as usize + 1];
+    }
     let mut i = buf.len();
     let mut n = n;
     loop {
@@ -227,6 +232,14 @@ impl Fields {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimal_writes_every_size_of_number() {
+        let mut buf = [0; 20];
+        for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
+            assert_eq!(decimal(n, &mut buf), n.to_string());
+        }
+    }
 
     #[test]
     fn read_records_the_span_and_names_errors() {

@@ -4,6 +4,9 @@
 //! `tree::build` turns it into the page's `Node`s.
 
 use crate::fx::FxMap;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use crate::span::{Region, Span};
 
 /// Where a node's path text lives: a prefix of this span's or region's path.
@@ -25,6 +28,8 @@ pub struct Light {
     pub span: Option<u32>,
     /// The region this node is (an array), if it is one.
     pub region: Option<u32>,
+    /// The parent's index + 1, 0 for a top-level node.
+    parent: u32,
     /// Where the last field or array under this node ends, declared record extents
     /// ignored: the end an undeclared group node has.
     pub content_end: u64,
@@ -94,12 +99,51 @@ impl<'a> Texts<'a> {
 struct Builder<'a> {
     nodes: Vec<Light>,
     roots: Vec<u32>,
-    /// (parent + 1, or 0 at the top; name) -> node.
-    by_name: FxMap<(u32, &'a str), u32>,
+    /// `name_key(parent, name)` -> node. A key is checked against the node's parent and name
+    /// when found; the rare node whose key another holds goes in `clash`.
+    by_key: HashMap<u64, u32, BuildHasherDefault<Keyed>>,
+    /// (parent + 1, or 0 at the top; name) -> node, for keys that two names share.
+    clash: FxMap<(u32, &'a str), u32>,
+    texts: Texts<'a>,
     /// The previous path's segment ends and nodes: decoders emit the fields of a record
     /// together, so most paths share their parents with the one before and skip the map.
     last: Vec<(usize, u32)>,
     last_path: &'a str,
+}
+
+/// A 64-bit key of (parent, name), mixed enough to be a hash: the name eight bytes at a time.
+fn name_key(parent: u32, name: &[u8]) -> u64 {
+    // The library's own tests use a key that names of one length share, so that their trees
+    // go through `clash` all the time.
+    if cfg!(test) {
+        return parent as u64 ^ (name.len() as u64) << 32;
+    }
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (parent as u64).wrapping_add(1).wrapping_mul(K) ^ name.len() as u64;
+    for c in name.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+/// The hasher of keys that are hashes already.
+#[derive(Default)]
+struct Keyed(u64);
+
+impl std::hash::Hasher for Keyed {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// How many leading bytes `a` and `b` share, eight at a time.
@@ -132,21 +176,34 @@ impl<'a> Builder<'a> {
         let mut parent = self.last.last().map(|&(_, i)| i);
         while from <= path.len() {
             let end_at = path.as_bytes()[from..].iter().position(|&b| b == b'.').map_or(path.len(), |d| from + d);
-            let key = (parent.map_or(0, |p| p + 1), &path[from..end_at]);
+            let pid = parent.map_or(0, |p| p + 1);
+            let name = &path[from..end_at];
             let last = end_at == path.len();
-            let slot = match self.by_name.entry(key) {
-                std::collections::hash_map::Entry::Occupied(o) => Ok(*o.get()),
-                // One hash for the look-up and the insert.
-                std::collections::hash_map::Entry::Vacant(v) => Err(v.insert(self.nodes.len() as u32)),
+            let fresh = self.nodes.len() as u32;
+            let slot = match self.by_key.entry(name_key(pid, name.as_bytes())) {
+                Entry::Vacant(v) => {
+                    v.insert(fresh);
+                    None
+                }
+                Entry::Occupied(o) => {
+                    let i = *o.get();
+                    let n = &self.nodes[i as usize];
+                    if n.parent == pid && self.texts.name(n) == name {
+                        Some(i)
+                    } else {
+                        // Another (parent, name) holds this key.
+                        Some(*self.clash.entry((pid, name)).or_insert(fresh)).filter(|&c| c != fresh)
+                    }
+                }
             };
-            let idx = match slot {
+            let idx = match slot.ok_or(()) {
                 Ok(i) => {
                     let n = &mut self.nodes[i as usize];
                     n.start = n.start.min(start);
                     n.end = n.end.max(end);
                     i
                 }
-                Err(_) => {
+                Err(()) => {
                     let (span, region) = match (last, src) {
                         (true, Src::Span(s)) => (Some(s), None),
                         (true, Src::Region(r)) => (None, Some(r)),
@@ -161,6 +218,7 @@ impl<'a> Builder<'a> {
                         span,
                         region,
                         content_end: 0,
+                        parent: pid,
                         kids_at: 0,
                         kids_len: 0,
                         first: NONE,
@@ -198,11 +256,13 @@ impl Shape {
         let mut b = Builder {
             nodes: Vec::with_capacity(spans.len() + spans.len() / 4),
             roots: Vec::new(),
-            by_name: FxMap::default(),
+            by_key: HashMap::default(),
+            clash: FxMap::default(),
+            texts: Texts { spans, regions },
             last: Vec::new(),
             last_path: "",
         };
-        b.by_name.reserve(spans.len() + spans.len() / 4);
+        b.by_key.reserve(spans.len() + spans.len() / 4);
         // Paths longer than u32 offsets can name are not nested (no real path is that long).
         let fits = |p: &str| u32::try_from(p.len()).is_ok();
         for (i, s) in spans.iter().enumerate().filter(|(_, s)| fits(&s.path)) {
@@ -211,16 +271,20 @@ impl Shape {
         for (i, r) in regions.iter().enumerate().filter(|(_, r)| fits(&r.path)) {
             b.insert(&r.path, Src::Region(i as u32), r.start, r.end());
         }
-        let Builder { mut nodes, mut roots, by_name, .. } = b;
-        let find = |path: &str| {
-            let mut at = None;
+        let texts = b.texts;
+        let Builder { mut nodes, mut roots, by_key, clash, .. } = b;
+        let find = |nodes: &[Light], path: &str| {
+            let mut at: Option<u32> = None;
             for seg in path.split('.') {
-                at = Some(*by_name.get(&(at.map_or(0, |p: u32| p + 1), seg))?);
+                let pid = at.map_or(0, |p| p + 1);
+                let i = *by_key.get(&name_key(pid, seg.as_bytes()))?;
+                let n = &nodes[i as usize];
+                at = Some(if n.parent == pid && texts.name(n) == seg { i } else { *clash.get(&(pid, seg))? });
             }
             at
         };
         for (path, start, len) in records {
-            if let Some(i) = find(path) {
+            if let Some(i) = find(&nodes, path) {
                 let n = &mut nodes[i as usize];
                 if n.is_group() {
                     n.start = *start;
@@ -273,6 +337,32 @@ impl Shape {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::span::{Confidence, Fields};
+
+    #[test]
+    fn names_that_share_a_key_are_told_apart() {
+        let mut f = Fields::default();
+        // bb, cc and dd share a key here (same length, same parent); cc is entered again
+        // after x, and bb's path comes twice.
+        for (at, p) in [(0, "a.bb"), (1, "a.cc.e"), (2, "a.dd"), (3, "x"), (4, "a.cc.f"), (5, "a.bb"), (6, "y.bb")] {
+            f.add(at, 1, p, "u8", "0", Confidence::Proven, "");
+        }
+        f.record("a.cc", 1, 10);
+        let shape = Shape::new(&f.spans, &f.regions, &f.records);
+        let t = Texts { spans: &f.spans, regions: &f.regions };
+        let names = |kids: &[u32]| kids.iter().map(|&k| t.name(shape.node(k))).collect::<Vec<_>>();
+        assert_eq!(names(&shape.roots), ["a", "x", "y"]);
+        let a = shape.node(shape.roots[0]);
+        assert_eq!(names(shape.kids(a)), ["bb", "cc", "dd"]);
+        let cc = shape.node(shape.kids(a)[1]);
+        assert_eq!(names(shape.kids(cc)), ["e", "f"]);
+        assert_eq!((cc.start, cc.end), (1, 11), "the declared record found through its clashing key");
+        assert_eq!(shape.node(shape.kids(a)[0]).span, Some(0), "the second a.bb joins the first");
+        let y = shape.node(shape.roots[2]);
+        assert_eq!(names(shape.kids(y)), ["bb"]);
+    }
+
     #[test]
     fn common_prefix_counts_shared_bytes() {
         let cases = [("", "", 0), ("abc", "abd", 2), ("lod[0].section[1].x", "lod[0].section[1].y", 18), ("abcdefgh", "abcdefgh", 8),
