@@ -167,11 +167,7 @@ impl<'a> Builder<'a> {
         let keep = self.last.iter().take_while(|&&(e, _)| e < same && path.as_bytes().get(e) == Some(&b'.')
             && self.last_path.as_bytes().get(e) == Some(&b'.')).count();
         self.last.truncate(keep);
-        for &(_, i) in &self.last {
-            let n = &mut self.nodes[i as usize];
-            n.start = n.start.min(start);
-            n.end = n.end.max(end);
-        }
+        // Enclosing nodes take their extents from their children at the end (`Shape::new`).
         let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
         let mut parent = self.last.last().map(|&(_, i)| i);
         while from <= path.len() {
@@ -198,9 +194,12 @@ impl<'a> Builder<'a> {
             };
             let idx = match slot.ok_or(()) {
                 Ok(i) => {
-                    let n = &mut self.nodes[i as usize];
-                    n.start = n.start.min(start);
-                    n.end = n.end.max(end);
+                    if last {
+                        // The same path again: the node covers both.
+                        let n = &mut self.nodes[i as usize];
+                        n.start = n.start.min(start);
+                        n.end = n.end.max(end);
+                    }
                     i
                 }
                 Err(()) => {
@@ -273,6 +272,15 @@ impl Shape {
         }
         let texts = b.texts;
         let Builder { mut nodes, mut roots, by_key, clash, .. } = b;
+        // A node covers its children: children come after their parents in the arena, so one
+        // pass from the end carries each extent up before its parent passes it on.
+        for i in (0..nodes.len()).rev() {
+            let (start, end, parent) = (nodes[i].start, nodes[i].end, nodes[i].parent);
+            if let Some(p) = (parent as usize).checked_sub(1).and_then(|p| nodes.get_mut(p)) {
+                p.start = p.start.min(start);
+                p.end = p.end.max(end);
+            }
+        }
         let find = |nodes: &[Light], path: &str| {
             let mut at: Option<u32> = None;
             for seg in path.split('.') {
