@@ -119,11 +119,17 @@ fn name_key(parent: u32, name: &[u8]) -> u64 {
         return parent as u64 ^ (name.len() as u64) << 32;
     }
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |h: u64, w: u64| (h.rotate_left(23) ^ w).wrapping_mul(K);
     let mut h = (parent as u64).wrapping_add(1).wrapping_mul(K) ^ name.len() as u64;
-    for c in name.chunks(8) {
-        let mut w = [0u8; 8];
-        w[..c.len()].copy_from_slice(c);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    let mut words = name.chunks_exact(8);
+    for c in &mut words {
+        h = mix(h, u64::from_le_bytes(c.try_into().unwrap_or_default()));
+    }
+    // The last bytes gathered in a register (a word put together in memory byte by byte and
+    // read back at once stalls the multiply that needs it).
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        h = mix(h, rest.iter().rev().fold(0u64, |w, &b| w << 8 | b as u64));
     }
     h ^ (h >> 29)
 }
