@@ -68,8 +68,8 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &str) -> Result<(Sec
     let mut p = SectionPtrs::default();
     let pp = |n: &str| PathText::concat(&[path, ".", n]);
     r.seek(0x8)?;
-    p.material = read_ptr(f, &mut r, &*pp("material_name_pointer"), Confidence::Proven, "")?;
-    p.bones = read_ptr(f, &mut r, &*pp("bone_list_pointer"), Confidence::Proven, "")?;
+    p.material = read_ptr(f, &mut r, &pp("material_name_pointer"), Confidence::Proven, "")?;
+    p.bones = read_ptr(f, &mut r, &pp("bone_list_pointer"), Confidence::Proven, "")?;
     p.bone_count = f.read(&mut r, pp("bone_count"), Confidence::Proven, "")?;
     r.seek(0x1B)?;
     s.flags = f.read(&mut r, pp("flags"), Confidence::Observed,
@@ -88,8 +88,8 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &str) -> Result<(Sec
         "Median over the triangles of sqrt(UV area / area); 1.0 when no triangle has area")?;
     s.uv_density[1] = f.read(&mut r, pp("uv1_texel_density"), Confidence::Observed, "")?;
     r.seek(0x70)?;
-    s.stored = declaration::read(f, &mut r, &*pp("stored_declaration"))?;
-    s.draw = declaration::read(f, &mut r, &*pp("draw_declaration"))?;
+    s.stored = declaration::read(f, &mut r, &pp("stored_declaration"))?;
+    s.draw = declaration::read(f, &mut r, &pp("draw_declaration"))?;
     s.material_key = f.read(&mut r, pp("material_key"), Confidence::Proven, "")?;
     s.start_index_again = f.read(&mut r, pp("repeated_start_index"), Confidence::Proven, "")?;
     s.material_hash = f.read(&mut r, pp("material_name_hash"), Confidence::Observed, "djb2-XOR of the lowercased material name.")?;

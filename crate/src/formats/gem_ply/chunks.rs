@@ -123,7 +123,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             let size: u16 = f.read(r, format!("{path}.vertex_size"), P, VENDOR)?;
             let flags: u16 = f.flags(
                 r,
-                &format!("{path}.vertex_flags"),
+                format!("{path}.vertex_flags"),
                 &[
                     (1, "full color"),
                     (2, "optimized order"),
