@@ -185,7 +185,9 @@ impl Entry {
             if self.values.len() >= VALUE_CAP {
                 self.tail_records += 1;
             } else if let Some(p) = place.take() {
-                let stats = ValueStats { count: 1, files: 1, last_file: file, num, places: vec![p()] };
+                let mut places = Vec::with_capacity(EXAMPLES);
+                places.push(p());
+                let stats = ValueStats { count: 1, files: 1, last_file: file, num, places };
                 self.index.insert(value.to_string(), self.values.len() as u32);
                 self.last = self.values.len();
                 self.values.push((value.to_string(), stats));

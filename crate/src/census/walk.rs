@@ -25,8 +25,9 @@ pub struct Cover<'a> {
 impl<'a> Cover<'a> {
     pub fn new(spans: &[Span], regions: &'a [Region]) -> Cover<'a> {
         let mut all: Vec<(u64, u64)> = spans.iter().map(|s| (s.start, s.end())).collect();
-        // Decoders emit mostly in offset order: a run-adaptive sort.
-        all.sort();
+        // Decoders emit mostly in offset order: a run-adaptive sort, by start only (merging
+        // takes the larger end whatever the order of equal starts).
+        all.sort_by_key(|iv| iv.0);
         let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
         for (s, e) in all {
             match merged.last_mut() {
@@ -268,12 +269,16 @@ impl Census {
             }
         }
 
-        // Indexed children by folded name, in the order they first appear.
+        // Indexed children by folded name, in the order they first appear; and the group
+        // children, each a record of its own kind walked after this one's own bytes (one slot
+        // look-up a child serves both).
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
-        for c in nodes() {
+        let g0 = w.bufs.groups.len();
+        for (k, c) in children.iter().map(|&k| (k, shape.node(k))) {
+            let group = c.has_kids() && c.region.is_none();
             let name = texts.name(c);
-            if !name.ends_with(']') {
+            if !group && !name.ends_with(']') {
                 continue;
             }
             let (slot, indexed) = Self::slot(&mut cache, name);
@@ -282,6 +287,17 @@ impl Census {
                     Some(x) => x.1 += 1,
                     None => counts.push((slot, 1, c.start)),
                 }
+            }
+            if group {
+                let ckid = match cache.slots[slot].kind {
+                    Some(k) => k,
+                    None => {
+                        let k = self.kind_id(w.format, &join(kind, &cache.slots[slot].folded));
+                        cache.slots[slot].kind = Some(k);
+                        k
+                    }
+                };
+                w.bufs.groups.push(Group { node: k, kind: ckid, indexed, prev: None, after: None });
             }
         }
         for &(slot, n, at) in &counts {
@@ -344,23 +360,6 @@ impl Census {
         }
         w.bufs.insts[inst].values = v0..w.bufs.values.len();
 
-        // Group children: each a record of its own kind, walked after this one's own bytes.
-        let g0 = w.bufs.groups.len();
-        for (k, c) in children.iter().map(|&k| (k, shape.node(k))) {
-            if !(c.has_kids() && c.region.is_none()) {
-                continue;
-            }
-            let (slot, indexed) = Self::slot(&mut cache, texts.name(c));
-            let ckid = match cache.slots[slot].kind {
-                Some(k) => k,
-                None => {
-                    let k = self.kind_id(w.format, &join(kind, &cache.slots[slot].folded));
-                    cache.slots[slot].kind = Some(k);
-                    k
-                }
-            };
-            w.bufs.groups.push(Group { node: k, kind: ckid, indexed, prev: None, after: None });
-        }
         cache.kind = kind_name;
         self.caches[kid] = cache;
         // Where the elements of the same array before and after each start: mostly the
