@@ -280,13 +280,19 @@ impl Shape {
         }
         let texts = b.texts;
         let Builder { mut nodes, mut roots, by_key, clash, .. } = b;
-        // A node covers its children: children come after their parents in the arena, so one
-        // pass from the end carries each extent up before its parent passes it on.
+        // A node covers its children, and its content ends where its last field or array
+        // does (a field or an array ends where it ends). Children come after their parents in
+        // the arena, so one pass from the end carries both up before the parent passes them on.
         for i in (0..nodes.len()).rev() {
-            let (start, end, parent) = (nodes[i].start, nodes[i].end, nodes[i].parent);
+            let n = &mut nodes[i];
+            if n.first == NONE || n.region.is_some() {
+                n.content_end = n.end;
+            }
+            let (start, end, content_end, parent) = (n.start, n.end, n.content_end, n.parent);
             if let Some(p) = (parent as usize).checked_sub(1).and_then(|p| nodes.get_mut(p)) {
                 p.start = p.start.min(start);
                 p.end = p.end.max(end);
+                p.content_end = p.content_end.max(content_end);
             }
         }
         let find = |nodes: &[Light], path: &str| {
@@ -324,18 +330,6 @@ impl Shape {
             }
             nodes[i].kids_at = at as u32;
             nodes[i].kids_len = (kids.len() - at) as u32;
-        }
-        // Children come after their parents in the arena, so one pass from the end sees
-        // every child's content end before its parent's.
-        for i in (0..nodes.len()).rev() {
-            let n = &nodes[i];
-            let end = if n.kids_len == 0 || n.region.is_some() {
-                n.end
-            } else {
-                let run = kids.get(n.kids_at as usize..(n.kids_at + n.kids_len) as usize).unwrap_or(&[]);
-                run.iter().map(|&k| nodes[k as usize].content_end).max().unwrap_or(n.end)
-            };
-            nodes[i].content_end = end;
         }
         roots.sort_by_key(|&k| nodes[k as usize].start);
         Shape { nodes, roots, kids }
