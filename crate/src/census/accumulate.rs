@@ -196,6 +196,35 @@ impl Entry {
         num
     }
 
+    /// `add` for the census's own numbers (counts, sizes, unexplained bytes), whose text is
+    /// their decimal: a run of one number is counted without writing or comparing its text.
+    pub fn add_number(&mut self, n: u64, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
+        let x = n as f64;
+        let same = self.records > 0 && self.offset == rel && self.values.get(self.last).is_some_and(|(_, v)| v.num == Some(x));
+        if !same {
+            self.add(decimal(n, &mut [0; 20]), || Some(x), rel, place, file);
+            return;
+        }
+        self.records += 1;
+        if self.last_file != file {
+            self.last_file = file;
+            self.files += 1;
+        }
+        self.numbers += 1;
+        self.min = self.min.min(x);
+        self.max = self.max.max(x);
+        if let Some((_, v)) = self.values.get_mut(self.last) {
+            v.count += 1;
+            if v.last_file != file {
+                v.last_file = file;
+                v.files += 1;
+            }
+            if v.places.len() < EXAMPLES {
+                v.places.push(place());
+            }
+        }
+    }
+
     /// Whether every record held the same value (and at least one record was seen).
     pub fn constant(&self) -> bool {
         self.values.len() == 1 && self.tail_records == 0
@@ -260,6 +289,21 @@ mod tests {
         assert_eq!((e.min, e.max), (0.0, (VALUE_CAP + 9) as f64));
         assert!(e.offset_varies);
         assert!(!e.constant());
+    }
+
+    #[test]
+    fn a_number_counted_by_value_is_counted_as_its_text() {
+        let (mut a, mut b) = (Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()), Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()));
+        for (i, n) in [4u64, 4, 4, 7, 4, 4, 12, 12, 0].into_iter().enumerate() {
+            let file = i as u32 / 3;
+            a.add_number(n, Some(8), || place(file), file);
+            b.add(&n.to_string(), || Some(n as f64), Some(8), || place(file), file);
+        }
+        a.add_number(4, Some(9), || place(5), 5);
+        b.add("4", || Some(4.0), Some(9), || place(5), 5);
+        let show = |e: &Entry| format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.offset_varies, &e.values));
+        assert_eq!(show(&a), show(&b));
+        assert_eq!(a.values[0].1.count, 6);
     }
 
     #[test]

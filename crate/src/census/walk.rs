@@ -4,7 +4,7 @@
 //! regions' counts and strides, and its unexplained bytes (uncovered or Unknown) by offset
 //! inside the record. Region elements are not expanded: vertex data is data, not structure.
 
-use super::accumulate::{decimal, parse_number, EntryKind, Place};
+use super::accumulate::{parse_number, EntryKind, Place};
 use super::fold::{fold, join};
 use super::Census;
 use super::{KindCache, Parsed, Slot};
@@ -216,7 +216,6 @@ impl Census {
         let kind = kind_name.as_str();
         let file = w.file;
         let root = parent.is_none();
-        let mut buf = [0u8; 20];
 
         let doc = w.doc;
         let (shape, texts) = (&doc.shape, w.texts);
@@ -309,7 +308,7 @@ impl Census {
                     id
                 }
             };
-            self.entries[id].add(decimal(n, &mut buf), || Some(n as f64), None, place(at), file);
+            self.entries[id].add_number(n, None, place(at), file);
             w.bufs.values.push((id, n as f64));
         }
         self.counts = counts;
@@ -328,7 +327,7 @@ impl Census {
                 }
             };
             for (id, n) in [(ids.0, r.count), (ids.1, r.stride)] {
-                self.entries[id].add(decimal(n, &mut buf), || Some(n as f64), None, place(r.start), file);
+                self.entries[id].add_number(n, None, place(r.start), file);
                 w.bufs.values.push((id, n as f64));
             }
         }
@@ -339,7 +338,7 @@ impl Census {
                 Some(id) => id,
                 None => *cache.size.insert(self.intern(w.format, EntryKind::Size, record_name(kind).to_string(), kind, "size")),
             };
-            self.entries[id].add(decimal(size, &mut buf), || Some(size as f64), None, place(lo), file);
+            self.entries[id].add_number(size, None, place(lo), file);
             w.bufs.values.push((id, size as f64));
         }
 
@@ -396,7 +395,6 @@ impl Census {
     #[allow(clippy::too_many_arguments)]
     fn unexplained(&mut self, w: &Walk, cache: &mut KindCache, ek: EntryKind, kind: &str, path: &str, lo: u64, s: u64, e: u64) {
         let file = w.file;
-        let mut buf = [0u8; 20];
         let mut o = s.saturating_sub(lo);
         let r1 = e.saturating_sub(lo);
         while o < r1 {
@@ -420,7 +418,7 @@ impl Census {
             };
             let en = &mut self.entries[id];
             en.width = width as u64;
-            en.add(decimal(v, &mut buf), || Some(v as f64), Some(o), || Place { file, record: path.to_string(), offset: abs }, file);
+            en.add_number(v, Some(o), || Place { file, record: path.to_string(), offset: abs }, file);
             o += width as u64;
         }
     }
