@@ -55,7 +55,17 @@ impl Declaration {
 pub fn usage(u: u8) -> (Text, Confidence) {
     let observed = |s: &'static str| (Text::Borrowed(s), Confidence::Observed);
     let inferred = |s: &'static str| (Text::Borrowed(s), Confidence::Inferred);
-    let numbered = |s: &str, n: u8, c| (Text::Owned(format!("{s}{n}")), c);
+    // Numbered usages name themselves from tables (no string made per element).
+    const COLOR: [&str; 2] = ["color0", "color1"];
+    const TEXCOORD: [&str; 8] = ["texcoord0", "texcoord1", "texcoord2", "texcoord3", "texcoord4", "texcoord5", "texcoord6", "texcoord7"];
+    let numbered = |s: &str, n: u8, c| {
+        let known = match s {
+            "color" => COLOR.get(n as usize),
+            "texcoord" => TEXCOORD.get(n as usize),
+            _ => None,
+        };
+        (known.map_or_else(|| Text::Owned(format!("{s}{n}")), |&k| Text::Borrowed(k)), c)
+    };
     match u {
         1 => observed("position"),
         2 => observed("bone_indices"),

@@ -4,6 +4,7 @@ use super::pool::{read_ptr, Ptr};
 use super::section::Section;
 use crate::error::{Error, Result};
 use crate::read::Reader;
+use crate::short::PathText;
 use crate::span::{Confidence, Fields};
 
 /// Names of the five section-index lists (list 0 main, 2 decals, 3 depth, 4 shadow: Inferred;
@@ -70,44 +71,45 @@ pub const LAYOUT_FLAGS: [(u64, &str); 2] = [(0x10, "bit 4"), (0x40, "geometry is
 /// Reads the LOD record of `bytes` bytes at absolute `at`.
 pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> Result<(Lod, LodPtrs)> {
     let path = format!("lod[{i}]");
+    let pp = |n: &str| PathText::concat(&[&path, ".", n]);
     let mut r = file.window(at, bytes as usize).map_err(|e| e.at_path(&path))?;
     let mut l = Lod { raw: r.data().to_vec(), ..Default::default() };
     f.record(path.clone(), r.base(), bytes as u64);
     let mut p = LodPtrs::default();
     r.seek(0x8)?;
-    p.section_count = f.read(&mut r, format!("{path}.section_count"), Confidence::Proven, "")?;
-    p.sections = read_ptr(f, &mut r, &format!("{path}.section_array_pointer"), Confidence::Proven, "")?;
+    p.section_count = f.read(&mut r, pp("section_count"), Confidence::Proven, "")?;
+    p.sections = read_ptr(f, &mut r, &pp("section_array_pointer"), Confidence::Proven, "")?;
     for k in 0..5 {
         let note = "Count and pointer of five byte lists, at 12-byte steps";
         let c: u32 = f.read(&mut r, format!("{path}.section_list[{k}].count"), Confidence::Proven, note)?;
         let q = read_ptr(f, &mut r, &format!("{path}.section_list[{k}].pointer"), Confidence::Proven, note)?;
         p.lists[k] = (c, q);
     }
-    l.layout_flags = f.flags(&mut r, format!("{path}.layout_flags"), &LAYOUT_FLAGS, Confidence::Observed,
+    l.layout_flags = f.flags(&mut r, pp("layout_flags"), &LAYOUT_FLAGS, Confidence::Observed,
         "bit 6: the geometry is a chunk (clear only on the LOD with inline geometry); bit 4 only on LODs of MeshSets that set header bit 2; bits 0, 9, 17 and 18 take other values that are not named here")?;
     let fmt_at = r.offset();
-    l.index_format = r.u32().map_err(|e| e.at_path(&format!("{path}.index_format")))?;
+    l.index_format = r.u32().map_err(|e| e.at_path(&pp("index_format")))?;
     let fmt = match l.index_format { 0x21 => "16-bit", 0x2e => "32-bit", _ => "not described" };
-    f.add(fmt_at, 4, format!("{path}.index_format"), "u32", format!("0x{:x} ({fmt})", l.index_format), Confidence::Proven, "0x21 is 16-bit; 0x2e is 32-bit");
-    l.index_bytes = f.read(&mut r, format!("{path}.index_buffer_bytes"), Confidence::Proven, "")?;
-    l.vertex_bytes = f.read(&mut r, format!("{path}.vertex_buffer_bytes"), Confidence::Proven,
+    f.add(fmt_at, 4, pp("index_format"), "u32", format!("0x{:x} ({fmt})", l.index_format), Confidence::Proven, "0x21 is 16-bit; 0x2e is 32-bit");
+    l.index_bytes = f.read(&mut r, pp("index_buffer_bytes"), Confidence::Proven, "")?;
+    l.vertex_bytes = f.read(&mut r, pp("vertex_buffer_bytes"), Confidence::Proven,
         "Multiple of 16 in every stock MeshSet; the game also loads community MeshSets that are not (65,400)")?;
     r.seek(0x74)?;
     let g_at = r.offset();
-    l.chunk = r.array().map_err(|e| e.at_path(&format!("{path}.geometry_chunk")))?;
-    f.add(g_at, 16, format!("{path}.geometry_chunk"), "GUID", super::guid::text(&l.chunk), Confidence::Proven, "");
+    l.chunk = r.array().map_err(|e| e.at_path(&pp("geometry_chunk")))?;
+    f.add(g_at, 16, pp("geometry_chunk"), "GUID", super::guid::text(&l.chunk), Confidence::Proven, "");
     r.seek(0x8C)?;
-    p.name = read_ptr(f, &mut r, &format!("{path}.name_pointer"), Confidence::Proven, "")?;
-    p.name_part = read_ptr(f, &mut r, &format!("{path}.name_part_pointer"), Confidence::Proven, "")?;
-    p.name_last = read_ptr(f, &mut r, &format!("{path}.name_last_part_pointer"), Confidence::Proven, "")?;
-    l.name_hash = f.read(&mut r, format!("{path}.name_hash"), Confidence::Observed, "djb2-XOR of <name>_lod0")?;
+    p.name = read_ptr(f, &mut r, &pp("name_pointer"), Confidence::Proven, "")?;
+    p.name_part = read_ptr(f, &mut r, &pp("name_part_pointer"), Confidence::Proven, "")?;
+    p.name_last = read_ptr(f, &mut r, &pp("name_last_part_pointer"), Confidence::Proven, "")?;
+    l.name_hash = f.read(&mut r, pp("name_hash"), Confidence::Observed, "djb2-XOR of <name>_lod0")?;
     r.seek(0xB0)?;
     let note = "0xb8 records: pointer to a 24-byte bone mask per section; 0xbc records: u32 count, then pointer to u32 bone map";
     match bytes {
-        0xb8 => p.bone_masks = Some(read_ptr(f, &mut r, &format!("{path}.bone_masks_pointer"), Confidence::Proven, note)?),
+        0xb8 => p.bone_masks = Some(read_ptr(f, &mut r, &pp("bone_masks_pointer"), Confidence::Proven, note)?),
         0xbc => {
-            let c: u32 = f.read(&mut r, format!("{path}.bone_map_count"), Confidence::Proven, note)?;
-            p.bone_map = Some((c, read_ptr(f, &mut r, &format!("{path}.bone_map_pointer"), Confidence::Proven, note)?));
+            let c: u32 = f.read(&mut r, pp("bone_map_count"), Confidence::Proven, note)?;
+            p.bone_map = Some((c, read_ptr(f, &mut r, &pp("bone_map_pointer"), Confidence::Proven, note)?));
         }
         _ => {}
     }
