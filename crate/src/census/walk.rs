@@ -344,10 +344,22 @@ impl Census {
 
         if hi > lo {
             let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
+            // Most records are tiled by their fields and sub-records (children come sorted by
+            // start): then no byte is unexplained and the spans need not be asked.
+            let mut tiled = lo;
+            for c in nodes().filter(|c| c.region.is_none()) {
+                if c.start > tiled {
+                    break;
+                }
+                tiled = tiled.max(c.end);
+            }
             let mut holes = std::mem::take(&mut w.bufs.holes);
-            w.cover.holes_into(lo, end, &mut holes);
-            for c in nodes().filter(|c| c.has_kids() && c.region.is_none()) {
-                subtract(&mut holes, (c.start, c.end));
+            holes.clear();
+            if tiled < end {
+                w.cover.holes_into(lo, end, &mut holes);
+                for c in nodes().filter(|c| c.has_kids() && c.region.is_none()) {
+                    subtract(&mut holes, (c.start, c.end));
+                }
             }
             for &(s, e) in &holes {
                 self.unexplained(w, &mut cache, EntryKind::Uncovered, kind, path, lo, s, e);
