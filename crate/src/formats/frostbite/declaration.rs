@@ -119,31 +119,33 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     // Paths are joined by hand: a declaration is most of a MeshSet's fields, and `format!`
     // was most of their cost.
     let mut num = [0u8; 20];
-    let at_index = |base: &str, i: usize, num: &mut [u8; 20]| PathText::concat(&[path, base, decimal(i as u64, num), "]"]);
+    let mut idx = [0u8; 20];
     let note = "Each element is four bytes in usage/format/offset/stream order.";
     for i in 0..16 {
-        let p = at_index(".element[", i, &mut num);
         let at = r.offset();
-        let b: [u8; 4] = r.array().map_err(|e| e.at_path(&p))?;
+        let b: [u8; 4] = r.array().map_err(|e| e.at_path(&format!("{path}.element[{i}]")))?;
         d.elements[i] = Element { usage: b[0], format: b[1], offset: b[2], stream: b[3] };
         if i < count as usize {
+            let k = decimal(i as u64, &mut idx);
+            let field = |name: &str| PathText::concat(&[path, ".element[", k, "].", name]);
             let (uname, uconf) = usage(b[0]);
             let fname = element_format::info(b[1]).map_or("unknown format", |x| x.0);
             let usage_text = Short::concat(&[decimal(b[0] as u64, &mut num), " (", &uname, ")"]);
-            f.add(at, 1, PathText::concat(&[&p, ".usage"]), "u8", usage_text, uconf, note);
-            f.add(at + 1, 1, PathText::concat(&[&p, ".format"]), "u8", Short::concat(&["0x", hex2(b[1], &mut [0; 2]), " (", fname, ")"]), Confidence::Proven, note);
-            f.add(at + 2, 1, PathText::concat(&[&p, ".offset"]), "u8", Short::concat(&[decimal(b[2] as u64, &mut num)]), Confidence::Proven, note);
-            f.add(at + 3, 1, PathText::concat(&[&p, ".stream"]), "u8", Short::concat(&[decimal(b[3] as u64, &mut num)]), Confidence::Proven, note);
+            f.add(at, 1, field("usage"), "u8", usage_text, uconf, note);
+            f.add(at + 1, 1, field("format"), "u8", Short::concat(&["0x", hex2(b[1], &mut [0; 2]), " (", fname, ")"]), Confidence::Proven, note);
+            f.add(at + 2, 1, field("offset"), "u8", Short::concat(&[decimal(b[2] as u64, &mut num)]), Confidence::Proven, note);
+            f.add(at + 3, 1, field("stream"), "u8", Short::concat(&[decimal(b[3] as u64, &mut num)]), Confidence::Proven, note);
         }
     }
     for i in 0..16 {
-        let p = at_index(".stream[", i, &mut num);
         let at = r.offset();
-        let b: [u8; 2] = r.array().map_err(|e| e.at_path(&p))?;
+        let b: [u8; 2] = r.array().map_err(|e| e.at_path(&format!("{path}.stream[{i}]")))?;
         d.streams[i] = b;
-        f.add(at, 1, PathText::concat(&[&p, ".stride"]), "u8", Short::concat(&[decimal(b[0] as u64, &mut num)]), Confidence::Proven,
+        let k = decimal(i as u64, &mut idx);
+        let field = |name: &str| PathText::concat(&[path, ".stream[", k, "].", name]);
+        f.add(at, 1, field("stride"), "u8", Short::concat(&[decimal(b[0] as u64, &mut num)]), Confidence::Proven,
               "First byte of each pair is stride throughout the MeshSet census.");
-        f.add(at + 1, 1, PathText::concat(&[&p, ".unknown"]), "u8", Short::concat(&[decimal(b[1] as u64, &mut num)]), Confidence::Unknown,
+        f.add(at + 1, 1, field("unknown"), "u8", Short::concat(&[decimal(b[1] as u64, &mut num)]), Confidence::Unknown,
               "Second byte's meaning is not established here.");
     }
     d.element_count = f.read(r, PathText::concat(&[path, ".element_count"]), Confidence::Proven, "")?;
