@@ -117,8 +117,10 @@ pub struct Census {
     seen: Vec<usize>,
     /// Reused by every walk.
     bufs: walk::Bufs,
-    /// Reused by `relate`: the values in scope along the record being related.
+    /// Reused by `relate`: the values in scope along the record being related, and which
+    /// records take part.
     chain: relations::Chain,
+    live: Vec<bool>,
     /// Reused for each record's indexed-children counts: (slot, count, first start).
     counts: Vec<(usize, u64, u64)>,
 }
@@ -240,9 +242,24 @@ impl Census {
         // The values of the record being related and of its enclosing records, the nearest
         // one's winning: records come in walk order (each after its parent), so a stack of
         // them with an undo list keeps this up to date at one put and one undo a value.
+        // Only records with a field still worth observing, and the records enclosing them,
+        // take part (after the first files, few fields have candidates left).
+        let mut live = std::mem::take(&mut self.live);
+        live.clear();
+        live.extend(insts.iter().map(|i| {
+            values[i.values.clone()].iter().any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a))
+        }));
+        for n in (0..insts.len()).rev() {
+            if let (true, Some(p)) = (live[n], insts[n].parent) {
+                live[p] = true;
+            }
+        }
         let mut chain = std::mem::take(&mut self.chain);
         chain.slots.resize(self.entries.len(), (0, 0.0));
         for (n, inst) in insts.iter().enumerate() {
+            if !live[n] {
+                continue;
+            }
             chain.enter(n, inst.parent, &values[inst.values.clone()]);
             // A field seen before only narrows its candidates, each looked up in the chain,
             // then in the file-wide values. Only a field's first record needs its whole scope.
@@ -274,6 +291,7 @@ impl Census {
         chain.enter(usize::MAX, None, &[]);
         self.file_scope = base;
         self.chain = chain;
+        self.live = live;
         (self.per_kind, self.uniform, self.seen) = (per_kind, uniform, seen);
     }
 }
