@@ -7,6 +7,7 @@ use crate::fx::FxMap;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use crate::short::PathText;
 use crate::span::{Region, Span};
 
 /// Where a node's path text lives: a prefix of this span's or region's path.
@@ -257,7 +258,7 @@ impl<'a> Builder<'a> {
 impl Shape {
     /// The shape of spans in the order they were decoded, the regions, and the records whose
     /// extent the decoder declared (`Fields::record`): such a group node takes that extent.
-    pub fn new(spans: &[Span], regions: &[Region], records: &[(String, u64, u64)]) -> Shape {
+    pub fn new(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)]) -> Shape {
         let mut b = Builder {
             // Records add about a third as many nodes as there are fields (a MeshSet: 400 to
             // 1,200): reserved once, the arena is never copied to grow.

@@ -232,7 +232,7 @@ pub struct Fields {
     /// Records whose extent is known (a fixed-size record, a chunk): `(path, start, len)`.
     /// The tree gives those group nodes this extent instead of the extent of their fields,
     /// so offsets inside a record count from its real first byte.
-    pub records: Vec<(String, u64, u64)>,
+    pub records: Vec<(PathText, u64, u64)>,
 }
 
 impl Fields {
@@ -263,7 +263,7 @@ impl Fields {
     }
 
     /// Declares that the record at `path` occupies `[start, start + len)`.
-    pub fn record(&mut self, path: impl Into<String>, start: u64, len: u64) {
+    pub fn record(&mut self, path: impl Into<PathText>, start: u64, len: u64) {
         self.records.push((path.into(), start, len));
     }
 }

@@ -3,6 +3,7 @@
 //! expanded on demand, so a buffer of 100,000 vertices is one node until opened.
 
 use crate::shape::{Shape, Texts};
+use crate::short::PathText;
 use crate::span::{Confidence, Region, Span};
 use serde::Serialize;
 
@@ -61,7 +62,7 @@ impl Node {
 
 /// Builds the tree from spans in the order they were decoded, the regions, and the records
 /// whose extent the decoder declared (`Fields::record`).
-pub fn build(spans: &[Span], regions: &[Region], records: &[(String, u64, u64)]) -> Vec<Node> {
+pub fn build(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)]) -> Vec<Node> {
     let shape = Shape::new(spans, regions, records);
     let texts = Texts { spans, regions };
     fn assemble(shape: &Shape, texts: &Texts, i: u32) -> Node {
