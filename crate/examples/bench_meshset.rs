@@ -17,28 +17,6 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
-/// Keeps freed memory in the process for the next run, whatever its size. glibc hands out a
-/// block over 32 MB straight from the kernel and returns it on free, so without this every
-/// run at 64 MB pays the page faults of fresh memory (about 100 MB of mesh arrays) while the
-/// runs at 16 and 32 MB reuse theirs: the sizes would not be measured alike. The page's wasm
-/// memory is reused from file to file in the same way. `FRESH_MEMORY=1` leaves glibc as it
-/// is, to show what the faults cost (`"memory": "fresh"`).
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn reuse_freed_memory() {
-    extern "C" {
-        fn mallopt(param: i32, value: i32) -> i32;
-    }
-    const M_TRIM_THRESHOLD: i32 = -1;
-    const M_MMAP_THRESHOLD: i32 = -3;
-    // SAFETY: mallopt only changes glibc's allocation thresholds; called before any thread.
-    unsafe {
-        mallopt(M_MMAP_THRESHOLD, 1 << 30);
-        mallopt(M_TRIM_THRESHOLD, i32::MAX);
-    }
-}
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn reuse_freed_memory() {}
-
 fn fixture(mb: usize) -> meshscope::formats::frostbite::builder::Built {
     // Four grid sections with 32-bit indices: 20 bytes a vertex, 24 bytes of indices a quad.
     let n = (((mb << 20) as f64 / 4.0 / 44.0).sqrt()) as u32;
@@ -52,9 +30,14 @@ fn fixture(mb: usize) -> meshscope::formats::frostbite::builder::Built {
 }
 
 fn main() {
+    // Freed memory stays in the process, as the command line keeps it (`memory.rs`): else
+    // glibc returns the 64 MB case's arrays (over 32 MB) to the kernel after every run while
+    // the smaller sizes reuse theirs, and the sizes are not measured alike. The page's wasm
+    // memory is reused from file to file in the same way. `FRESH_MEMORY=1` leaves glibc as
+    // it is, to show what the faults cost (`"memory": "fresh"`).
     let fresh = std::env::var("FRESH_MEMORY").is_ok_and(|v| v == "1");
     if !fresh {
-        reuse_freed_memory();
+        meshscope::memory::keep_freed_memory();
     }
     let mb: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(64);
     let sizes = [mb / 4, mb / 2, mb];

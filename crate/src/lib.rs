@@ -9,6 +9,8 @@ pub mod field;
 pub mod formats;
 pub mod fx;
 pub mod mesh;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod memory;
 pub mod read;
 pub mod sample;
 pub mod search;

@@ -20,6 +20,8 @@ const USAGE: &str = "usage:
   meshscope census [--json] [--places] [--max-values N] FILE|DIR...";
 
 fn main() -> ExitCode {
+    // Files are decoded one after another: freed memory stays in the process (memory.rs).
+    meshscope::memory::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("inspect") => inspect(&args[1..]),
