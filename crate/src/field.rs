@@ -122,15 +122,20 @@ pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
     std::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
-pub fn show_hex(b: &[u8]) -> String {
+/// A byte as two lowercase hex digits, written into `buf`.
+pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
     const D: &[u8; 16] = b"0123456789abcdef";
+    *buf = [D[(b >> 4) as usize], D[(b & 15) as usize]];
+    std::str::from_utf8(buf).unwrap_or("")
+}
+
+pub fn show_hex(b: &[u8]) -> String {
     let mut s = String::with_capacity(b.len() * 3);
     for (i, &c) in b.iter().enumerate() {
         if i > 0 {
             s.push(' ');
         }
-        s.push(D[(c >> 4) as usize] as char);
-        s.push(D[(c & 15) as usize] as char);
+        s.push_str(hex2(c, &mut [0; 2]));
     }
     s
 }

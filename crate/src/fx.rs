@@ -17,12 +17,11 @@ impl Hasher for Fx {
             w.copy_from_slice(c);
             self.write_u64(u64::from_le_bytes(w));
         }
-        // The last one to seven bytes as one word gathered in a register, their count in
-        // the top byte ("ab" and "ab\0" differ): one multiply instead of one a byte.
+        // The last one to seven bytes as one word, their count in the top byte ("ab" and
+        // "ab\0" differ): one multiply instead of one a byte.
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let w = rest.iter().rev().fold(0u64, |w, &b| w << 8 | b as u64);
-            self.write_u64(w | (rest.len() as u64) << 56);
+            self.write_u64(tail_word(rest) | (rest.len() as u64) << 56);
         }
     }
     fn write_u64(&mut self, n: u64) {
@@ -36,6 +35,12 @@ impl Hasher for Fx {
         // low bits: fold the high half down.
         self.0 ^ (self.0 >> 29)
     }
+}
+
+/// Up to eight bytes as one little-endian word, gathered in a register: a word put together
+/// in memory byte by byte and read back at once stalls the multiply that needs it.
+pub fn tail_word(bytes: &[u8]) -> u64 {
+    bytes.iter().take(8).rev().fold(0u64, |w, &b| w << 8 | b as u64)
 }
 
 pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;

@@ -126,11 +126,9 @@ fn name_key(parent: u32, name: &[u8]) -> u64 {
     for c in &mut words {
         h = mix(h, u64::from_le_bytes(c.try_into().unwrap_or_default()));
     }
-    // The last bytes gathered in a register (a word put together in memory byte by byte and
-    // read back at once stalls the multiply that needs it).
     let rest = words.remainder();
     if !rest.is_empty() {
-        h = mix(h, rest.iter().rev().fold(0u64, |w, &b| w << 8 | b as u64));
+        h = mix(h, crate::fx::tail_word(rest));
     }
     h ^ (h >> 29)
 }
@@ -199,8 +197,8 @@ impl<'a> Builder<'a> {
                     }
                 }
             };
-            let idx = match slot.ok_or(()) {
-                Ok(i) => {
+            let idx = match slot {
+                Some(i) => {
                     if last {
                         // The same path again: the node covers both.
                         let n = &mut self.nodes[i as usize];
@@ -209,7 +207,7 @@ impl<'a> Builder<'a> {
                     }
                     i
                 }
-                Err(()) => {
+                None => {
                     let (span, region) = match (last, src) {
                         (true, Src::Span(s)) => (Some(s), None),
                         (true, Src::Region(r)) => (None, Some(r)),

@@ -27,12 +27,6 @@ pub fn fold(path: &str) -> String {
     s
 }
 
-/// The last path segment with its index folded, if it has one: `section[2]` -> `section[*]`.
-pub fn indexed(name: &str) -> Option<String> {
-    let f = fold(name);
-    if f.ends_with("[*]") { Some(f) } else { None }
-}
-
 /// Joins a record kind and a child name; the file itself is the empty kind.
 pub fn join(kind: &str, name: &str) -> String {
     if kind.is_empty() { name.to_string() } else { format!("{kind}.{name}") }
@@ -49,8 +43,6 @@ mod tests {
         assert_eq!(fold("MESH[1]"), "MESH[*]");
         assert_eq!(fold("a[x].b[]"), "a[x].b[]", "only digit indices fold");
         assert_eq!(fold("a[3"), "a[3");
-        assert_eq!(indexed("section[2]").as_deref(), Some("section[*]"));
-        assert_eq!(indexed("flags"), None);
         assert_eq!(join("", "header"), "header");
         assert_eq!(join("lod[*]", "flags"), "lod[*].flags");
     }

@@ -288,7 +288,7 @@ impl Census {
             }
             self.scope = scope;
         }
-        chain.enter(usize::MAX, None, &[]);
+        chain.leave_all();
         self.file_scope = base;
         self.chain = chain;
         self.live = live;

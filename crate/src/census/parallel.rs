@@ -31,6 +31,7 @@ impl Census {
         F: Fn(usize) -> Result<(String, Vec<u8>), String> + Sync,
     {
         let threads = threads.clamp(1, n.max(1));
+        let parse = |i: usize| load(i).map(|(name, bytes)| Parsed::new(&name, bytes));
         if threads == 1 {
             for i in 0..n {
                 let (name, bytes) = load(i)?;
@@ -51,7 +52,7 @@ impl Census {
                 let tx = tx.clone();
                 let (back_tx, back_rx) = mpsc::channel::<Parsed>();
                 back.push(back_tx);
-                let (turns, moved, stop, load) = (&turns, &moved, &stop, &load);
+                let (turns, moved, stop, parse) = (&turns, &moved, &stop, &parse);
                 s.spawn(move || loop {
                     while let Ok(done) = back_rx.try_recv() {
                         drop(done);
@@ -67,7 +68,7 @@ impl Census {
                         t.taken += 1;
                         t.taken - 1
                     };
-                    let doc = load(i).map(|(name, bytes)| Parsed::new(&name, bytes));
+                    let doc = parse(i);
                     if tx.send((i, w, doc)).is_err() {
                         return;
                     }
@@ -102,7 +103,7 @@ impl Census {
                     };
                     match mine {
                         Some(i) => {
-                            early.insert(i, (MINE, load(i).map(|(name, bytes)| Parsed::new(&name, bytes))));
+                            early.insert(i, (MINE, parse(i)));
                         }
                         None => match rx.recv() {
                             Ok((i, w, d)) => {

@@ -61,21 +61,9 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// Enters record `n` whose enclosing record is `parent` (`None`: a top record; entering
-    /// `usize::MAX` with no values leaves every record).
+    /// Enters record `n` whose enclosing record is `parent` (`None`: a top record).
     pub fn enter(&mut self, n: usize, parent: Option<usize>, values: &[(usize, f64)]) {
-        while let Some(&(k, u0)) = self.open.last() {
-            if Some(k) == parent {
-                break;
-            }
-            for (id, old) in self.undo.drain(u0..).rev() {
-                self.slots[id] = old;
-            }
-            self.open.pop();
-        }
-        if n == usize::MAX {
-            return;
-        }
+        self.leave_to(parent);
         let me = n as u32 + 1;
         self.open.push((n, self.undo.len()));
         for &(id, v) in values {
@@ -87,6 +75,24 @@ impl Chain {
                 self.undo.push((id, self.slots[id]));
                 self.slots[id] = (me, v);
             }
+        }
+    }
+
+    /// Leaves every record, restoring every slot.
+    pub fn leave_all(&mut self) {
+        self.leave_to(None);
+    }
+
+    /// Leaves the open records down to `parent`, undoing what they put.
+    fn leave_to(&mut self, parent: Option<usize>) {
+        while let Some(&(k, u0)) = self.open.last() {
+            if Some(k) == parent {
+                break;
+            }
+            for (id, old) in self.undo.drain(u0..).rev() {
+                self.slots[id] = old;
+            }
+            self.open.pop();
         }
     }
 
@@ -185,7 +191,7 @@ mod tests {
         assert_eq!((c.get(1), c.get(3)), (Some(10.0), None), "records left are undone");
         c.enter(4, None, &[]);
         assert_eq!(c.get(1), None);
-        c.enter(usize::MAX, None, &[]);
+        c.leave_all();
         assert!(c.slots.iter().all(|s| s.0 == 0), "leaving all restores every slot");
     }
 

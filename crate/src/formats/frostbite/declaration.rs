@@ -3,7 +3,7 @@
 use super::element_format;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::field::decimal;
+use crate::field::{decimal, hex2};
 use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields, Text};
 
@@ -100,13 +100,6 @@ pub fn usage(u: u8) -> (Text, Confidence) {
         63 => inferred("sprite_size_and_uv"),
         _ => numbered("unknown_usage_", u, Confidence::Unknown),
     }
-}
-
-/// A byte as two lowercase hex digits.
-fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    *buf = [D[(b >> 4) as usize], D[(b & 15) as usize]];
-    std::str::from_utf8(buf).unwrap_or("")
 }
 
 /// Reads a declaration at the cursor, recording its fields under `path`.
