@@ -89,6 +89,26 @@ impl Parsed {
     }
 }
 
+/// Lists `relate` fills for each file, kept from file to file so that it allocates nothing
+/// once they have grown.
+#[derive(Debug, Default)]
+struct RelateBufs {
+    /// Per record kind: (file stamp, records of the kind in the file).
+    per_kind: Vec<(u32, u32)>,
+    /// Per entry: (file stamp, its value, records holding it, the same value in all of them).
+    uniform: Vec<(u32, f64, u32, bool)>,
+    /// The entries seen in the file.
+    seen: Vec<usize>,
+    /// The file-wide values: the same in every record of their kind in the file.
+    file_scope: relations::Scope,
+    /// Which records take part (they or a record inside them have a field worth observing).
+    live: Vec<bool>,
+    /// The values in scope along the record being related.
+    chain: relations::Chain,
+    /// A field's first record's whole scope.
+    scope: relations::Scope,
+}
+
 #[derive(Debug, Default)]
 pub struct Census {
     /// File names, by the index places refer to.
@@ -107,20 +127,10 @@ pub struct Census {
     caches: Vec<KindCache>,
     /// Reused for map keys, so that a lookup that finds its entry allocates nothing.
     scratch: String,
-    /// Reused for each record's values in scope (relations), and for the file-wide ones.
-    scope: relations::Scope,
-    file_scope: relations::Scope,
-    /// Reused by `relate`, stamped with the file: records per kind, per entry its value in
-    /// the file, and the entries seen in the file.
-    per_kind: Vec<(u32, u32)>,
-    uniform: Vec<(u32, f64, u32, bool)>,
-    seen: Vec<usize>,
+    /// Reused by `relate` from file to file.
+    relate_bufs: RelateBufs,
     /// Reused by every walk.
     bufs: walk::Bufs,
-    /// Reused by `relate`: the values in scope along the record being related, and which
-    /// records take part.
-    chain: relations::Chain,
-    live: Vec<bool>,
     /// Reused for each record's indexed-children counts: (slot, count, first start).
     counts: Vec<(usize, u64, u64)>,
 }
@@ -211,15 +221,14 @@ impl Census {
         // the lists have grown: records per kind; per entry (value, records holding it,
         // same value in all of them).
         let stamp = self.files.len() as u32;
-        let mut per_kind = std::mem::take(&mut self.per_kind);
+        let RelateBufs { mut per_kind, mut uniform, mut seen, file_scope: mut base, mut live, mut chain, mut scope } =
+            std::mem::take(&mut self.relate_bufs);
         per_kind.resize(self.caches.len(), (u32::MAX, 0));
         for i in insts {
             let k = &mut per_kind[i.kind];
             *k = if k.0 == stamp { (stamp, k.1 + 1) } else { (stamp, 1) };
         }
-        let mut uniform = std::mem::take(&mut self.uniform);
         uniform.resize(self.entries.len(), (u32::MAX, 0.0, 0, false));
-        let mut seen = std::mem::take(&mut self.seen);
         seen.clear();
         for &(id, v) in values {
             let u = &mut uniform[id];
@@ -230,7 +239,6 @@ impl Census {
             u.2 += 1;
             u.3 &= u.1 == v;
         }
-        let mut base = std::mem::take(&mut self.file_scope);
         base.clear();
         for &id in &seen {
             let u = uniform[id];
@@ -244,7 +252,6 @@ impl Census {
         // them with an undo list keeps this up to date at one put and one undo a value.
         // Only records with a field still worth observing, and the records enclosing them,
         // take part (after the first files, few fields have candidates left).
-        let mut live = std::mem::take(&mut self.live);
         live.clear();
         live.extend(insts.iter().map(|i| {
             values[i.values.clone()].iter().any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a))
@@ -254,7 +261,6 @@ impl Census {
                 live[p] = true;
             }
         }
-        let mut chain = std::mem::take(&mut self.chain);
         chain.slots.resize(self.entries.len(), (0, 0.0));
         for (n, inst) in insts.iter().enumerate() {
             if !live[n] {
@@ -274,7 +280,6 @@ impl Census {
                 continue;
             }
             // Own and enclosing records, over the file-wide values.
-            let mut scope = std::mem::take(&mut self.scope);
             scope.clear();
             let mut p = Some(n);
             while let Some(k) = p {
@@ -286,12 +291,8 @@ impl Census {
                     self.relations.observe(a, va, relations::Layered { top: &scope, base: &base });
                 }
             }
-            self.scope = scope;
         }
         chain.leave_all();
-        self.file_scope = base;
-        self.chain = chain;
-        self.live = live;
-        (self.per_kind, self.uniform, self.seen) = (per_kind, uniform, seen);
+        self.relate_bufs = RelateBufs { per_kind, uniform, seen, file_scope: base, live, chain, scope };
     }
 }
