@@ -51,6 +51,18 @@ impl<const N: usize> Inline<N> {
 }
 
 impl<const N: usize> Inline<N> {
+    /// Equality without a call to `memcmp`: a text fits inline exactly when it is at most
+    /// `N` bytes (every constructor keeps to that), and inline bytes past the length are
+    /// zero, so two inline texts are equal when their whole arrays are.
+    #[inline]
+    pub fn same(&self, o: &Self) -> bool {
+        match (&self.0, &o.0) {
+            (Repr::Inline { len: a, bytes: x }, Repr::Inline { len: b, bytes: y }) => a == b && x == y,
+            (Repr::Heap(a), Repr::Heap(b)) => a == b,
+            _ => false,
+        }
+    }
+
     /// `v` as text, written in place when it fits.
     pub fn display(v: &impl fmt::Display) -> Self {
         let mut w = Writer { bytes: [0; N], len: 0, spill: None };
@@ -127,7 +139,16 @@ impl<const N: usize> AsRef<str> for Inline<N> {
 
 impl<const N: usize> PartialEq for Inline<N> {
     fn eq(&self, o: &Self) -> bool {
-        self.as_str() == o.as_str()
+        self.same(o)
+    }
+}
+
+impl<const N: usize> Eq for Inline<N> {}
+
+/// Hashes as its text does, so a map keyed by inline texts finds them by `same`.
+impl<const N: usize> std::hash::Hash for Inline<N> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h)
     }
 }
 
@@ -192,5 +213,21 @@ mod tests {
         assert!(matches!(Short::from(long.to_string()).0, Repr::Heap(_)));
         assert_eq!(Short::from(long).as_str(), long);
         assert_eq!(serde_json::to_string(&Short::from("a\"b")).unwrap(), r#""a\"b""#);
+    }
+
+    #[test]
+    fn same_is_text_equality_whatever_the_constructor() {
+        let texts = ["", "7", "70", "0x0a (Float3)", "exactly twenty-two b..", "exactly twenty-two b...", "a value of more than twenty-two bytes"];
+        let made = |s: &str| [Short::from(s), Short::from(s.to_string()), Short::concat(&[s]), Short::display(&s),
+            Short::concat(&[s.get(..1).unwrap_or(""), s.get(1..).unwrap_or("")])];
+        for a in texts {
+            for b in texts {
+                for x in made(a) {
+                    for y in made(b) {
+                        assert_eq!(x.same(&y), a == b, "{a:?} {b:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! `VALUE_CAP` distinct values are kept with exact counts, each with at most `EXAMPLES`
 //! places; records whose value arrives after the cap is full are counted in the tail.
 
+use crate::short::Short;
 use crate::span::Confidence;
 pub use crate::field::decimal;
 use super::FxMap;
@@ -97,10 +98,13 @@ pub struct Entry {
     pub records: u64,
     /// The kept values in the order they first came, found by `index`.
     pub values: Vec<(String, ValueStats)>,
-    index: FxMap<String, u32>,
+    index: FxMap<Short, u32>,
     /// The value the last record held: most entries hold runs of one value, which then
-    /// cost a comparison instead of a hash.
+    /// cost a comparison instead of a hash. Its text and number are kept here too, beside
+    /// the counters, so that comparing touches no other memory.
     last: usize,
+    last_text: Short,
+    last_num: Option<f64>,
     /// Records whose value was new after `VALUE_CAP` distinct values were kept.
     pub tail_records: u64,
     /// Records whose value is a number; `min` and `max` are over all of them, tail included.
@@ -128,6 +132,8 @@ impl Entry {
             values: Vec::new(),
             index: FxMap::default(),
             last: 0,
+            last_text: Short::default(),
+            last_num: None,
             tail_records: 0,
             numbers: 0,
             min: f64::INFINITY,
@@ -140,7 +146,7 @@ impl Entry {
     /// inside its record, for entries that have one.
     pub fn add(
         &mut self,
-        value: &str,
+        value: &Short,
         num: impl FnOnce() -> Option<f64>,
         rel: Option<u64>,
         place: impl FnOnce() -> Place,
@@ -157,13 +163,18 @@ impl Entry {
             self.files += 1;
         }
         let mut place = Some(place);
-        let at = match self.values.get(self.last) {
-            Some((k, _)) if k == value => Some(self.last),
-            _ => self.index.get(value).map(|&i| i as usize),
+        let at = if self.last < self.values.len() && self.last_text.same(value) {
+            Some(self.last)
+        } else {
+            self.index.get(value).map(|&i| i as usize)
         };
         let (num, fresh) = match at.and_then(|i| Some((i, self.values.get_mut(i)?))) {
             Some((i, (_, v))) => {
-                self.last = i;
+                if self.last != i {
+                    self.last = i;
+                    self.last_text = value.clone();
+                    self.last_num = v.num;
+                }
                 v.count += 1;
                 if v.last_file != file {
                     v.last_file = file;
@@ -188,8 +199,10 @@ impl Entry {
                 let mut places = Vec::with_capacity(EXAMPLES);
                 places.push(p());
                 let stats = ValueStats { count: 1, files: 1, last_file: file, num, places };
-                self.index.insert(value.to_string(), self.values.len() as u32);
+                self.index.insert(value.clone(), self.values.len() as u32);
                 self.last = self.values.len();
+                self.last_text = value.clone();
+                self.last_num = num;
                 self.values.push((value.to_string(), stats));
             }
         }
@@ -200,9 +213,9 @@ impl Entry {
     /// their decimal: a run of one number is counted without writing or comparing its text.
     pub fn add_number(&mut self, n: u64, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
         let x = n as f64;
-        let same = self.records > 0 && self.offset == rel && self.values.get(self.last).is_some_and(|(_, v)| v.num == Some(x));
+        let same = self.records > 0 && self.offset == rel && self.last < self.values.len() && self.last_num == Some(x);
         if !same {
-            self.add(decimal(n, &mut [0; 20]), || Some(x), rel, place, file);
+            self.add(&Short::from(decimal(n, &mut [0; 20])), || Some(x), rel, place, file);
             return;
         }
         self.records += 1;
@@ -272,7 +285,7 @@ mod tests {
         let mut e = Entry::new(EntryKind::Field, "a".into(), String::new(), "u32".into());
         for file in 0..3u32 {
             for _ in 0..2 {
-                e.add("7", || Some(7.0), Some(4), || place(file), file);
+                e.add(&"7".into(), || Some(7.0), Some(4), || place(file), file);
             }
         }
         assert_eq!((e.files, e.records), (3, 6));
@@ -281,7 +294,7 @@ mod tests {
         assert_eq!(e.values[0].1.files, 3);
         assert_eq!(e.values[0].1.places.len(), EXAMPLES);
         for i in 0..(VALUE_CAP as u64 + 10) {
-            e.add(&i.to_string(), || Some(i as f64), Some(8), || place(9), 9);
+            e.add(&i.to_string().into(), || Some(i as f64), Some(8), || place(9), 9);
         }
         assert_eq!(e.values.len(), VALUE_CAP);
         // "7" is kept already: 1033 new values arrive, 1023 fit.
@@ -297,10 +310,10 @@ mod tests {
         for (i, n) in [4u64, 4, 4, 7, 4, 4, 12, 12, 0].into_iter().enumerate() {
             let file = i as u32 / 3;
             a.add_number(n, Some(8), || place(file), file);
-            b.add(&n.to_string(), || Some(n as f64), Some(8), || place(file), file);
+            b.add(&n.to_string().into(), || Some(n as f64), Some(8), || place(file), file);
         }
         a.add_number(4, Some(9), || place(5), 5);
-        b.add("4", || Some(4.0), Some(9), || place(5), 5);
+        b.add(&"4".into(), || Some(4.0), Some(9), || place(5), 5);
         let show = |e: &Entry| format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.offset_varies, &e.values));
         assert_eq!(show(&a), show(&b));
         assert_eq!(a.values[0].1.count, 6);

@@ -124,7 +124,9 @@ pub struct Census {
     relations: Relations,
     /// Record kind (`format|kind`) -> its cache in `caches`.
     kind_ids: FxMap<String, usize>,
-    caches: Vec<KindCache>,
+    /// Boxed, so that the walk takes a kind's cache out and puts it back by its pointer;
+    /// `None` only while its kind's record is being walked.
+    caches: Vec<Option<Box<KindCache>>>,
     /// Reused for map keys, so that a lookup that finds its entry allocates nothing.
     scratch: String,
     /// Reused by `relate` from file to file.
@@ -174,7 +176,7 @@ impl Census {
             return i;
         }
         let key = self.scratch.clone();
-        self.caches.push(KindCache { kind: kind.to_string(), ..KindCache::default() });
+        self.caches.push(Some(Box::new(KindCache { kind: kind.to_string(), ..KindCache::default() })));
         self.kind_ids.insert(key, self.caches.len() - 1);
         self.caches.len() - 1
     }

@@ -211,7 +211,7 @@ impl Census {
         let v0 = w.bufs.values.len();
         w.bufs.insts.push(Inst { kind: kid, parent, values: v0..v0 });
         // The kind's cache is taken out while the record is walked, and put back after.
-        let mut cache = std::mem::take(&mut self.caches[kid]);
+        let Some(mut cache) = self.caches.get_mut(kid).and_then(Option::take) else { return };
         let kind_name = std::mem::take(&mut cache.kind);
         let kind = kind_name.as_str();
         let file = w.file;
@@ -261,7 +261,7 @@ impl Census {
                 e.confidence = Some(span.confidence);
             }
             let rel = c.start.saturating_sub(lo);
-            let num = e.add(value, || parse_number(ty, value), Some(rel), place(c.start), file);
+            let num = e.add(&span.value, || parse_number(ty, value), Some(rel), place(c.start), file);
             // An indexed leaf (`lod_ptr[3]`) has several values per record: not a relation.
             if let (Some(n), false) = (num, name.ends_with(']')) {
                 w.bufs.values.push((id, n));
@@ -372,7 +372,7 @@ impl Census {
         w.bufs.insts[inst].values = v0..w.bufs.values.len();
 
         cache.kind = kind_name;
-        self.caches[kid] = cache;
+        self.caches[kid] = Some(cache);
         // Where the elements of the same array before and after each start: mostly the
         // neighbours, so the searches stop at once.
         let g1 = w.bufs.groups.len();
@@ -391,9 +391,10 @@ impl Census {
             let next = if !g.indexed {
                 None
             } else {
-                let stride = g.prev.map(|b| c.start - b).or(self.caches[g.kind].stride);
-                if let Some(a) = g.after {
-                    self.caches[g.kind].stride = Some(a - c.start);
+                let kc = self.caches.get_mut(g.kind).and_then(Option::as_mut);
+                let stride = g.prev.map(|b| c.start - b).or(kc.as_ref().and_then(|k| k.stride));
+                if let (Some(a), Some(k)) = (g.after, kc) {
+                    k.stride = Some(a - c.start);
                 }
                 g.after.or_else(|| stride.map(|d| c.start + d))
             };
