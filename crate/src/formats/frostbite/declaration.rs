@@ -102,13 +102,19 @@ pub fn usage(u: u8) -> (Text, Confidence) {
     }
 }
 
-/// Reads a declaration at the cursor, recording its fields under `path`.
+/// Reads a declaration at the cursor, recording its fields under `path`. Slots past the
+/// element and stream counts are read by nothing (the chunk decoder stops at the counts
+/// too): each run of them is one field, so a declaration of two streams is not shown, or
+/// censused, as fourteen streams of stride 0.
 pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     let mut d = Declaration::default();
     let start = r.offset();
+    // The declaration's bytes, for the runs of unused slots.
+    let own = r.peek(SIZE).unwrap_or(&[]);
     f.record(path, start, SIZE as u64);
-    // The counts come after the slots; peek them so unused slots are not named as elements.
-    let count = r.window(r.position() + 0x60, 2).ok().and_then(|mut w| w.u8().ok()).unwrap_or(16);
+    // The counts come after the slots; peek them so unused slots are not named.
+    let counts: [u8; 2] = r.window(r.position() + 0x60, 2).ok().and_then(|mut w| w.array().ok()).unwrap_or([16, 16]);
+    let (count, stream_count) = ((counts[0] as usize).min(16), (counts[1] as usize).min(16));
     // Paths are joined by hand: a declaration is most of a MeshSet's fields, and `format!`
     // was most of their cost.
     let mut num = [0u8; 20];
@@ -118,7 +124,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
         let at = r.offset();
         let b: [u8; 4] = r.array().map_err(|e| e.at_path(&format!("{path}.element[{i}]")))?;
         d.elements[i] = Element { usage: b[0], format: b[1], offset: b[2], stream: b[3] };
-        if i < count as usize {
+        if i < count {
             let k = decimal(i as u64, &mut idx);
             let field = |name: &str| PathText::concat(&[path, ".element[", k, "].", name]);
             let (uname, uconf) = usage(b[0]);
@@ -130,23 +136,36 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
             f.add(at + 3, 1, field("stream"), "u8", Short::concat(&[decimal(b[3] as u64, &mut num)]), Confidence::Proven, note);
         }
     }
+    unused(f, own, start, path, ".unused_element_slots", 4 * count, 0x40, "u8[4][]", "Element slots past the element count.");
     for i in 0..16 {
         let at = r.offset();
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&format!("{path}.stream[{i}]")))?;
         d.streams[i] = b;
-        let k = decimal(i as u64, &mut idx);
-        let field = |name: &str| PathText::concat(&[path, ".stream[", k, "].", name]);
-        f.add(at, 1, field("stride"), "u8", Short::concat(&[decimal(b[0] as u64, &mut num)]), Confidence::Proven,
-              "First byte of each pair is stride throughout the MeshSet census.");
-        f.add(at + 1, 1, field("unknown"), "u8", Short::concat(&[decimal(b[1] as u64, &mut num)]), Confidence::Unknown,
-              "Second byte's meaning is not established here.");
+        if i < stream_count {
+            let k = decimal(i as u64, &mut idx);
+            let field = |name: &str| PathText::concat(&[path, ".stream[", k, "].", name]);
+            f.add(at, 1, field("stride"), "u8", Short::concat(&[decimal(b[0] as u64, &mut num)]), Confidence::Proven,
+                  "First byte of each pair is stride throughout the MeshSet census.");
+            f.add(at + 1, 1, field("unknown"), "u8", Short::concat(&[decimal(b[1] as u64, &mut num)]), Confidence::Unknown,
+                  "Second byte's meaning is not established here.");
+        }
     }
+    unused(f, own, start, path, ".unused_stream_slots", 0x40 + 2 * stream_count, 0x60, "u8[2][]", "Stream descriptors past the stream count.");
     d.element_count = f.read(r, PathText::concat(&[path, ".element_count"]), Confidence::Proven, "")?;
     d.stream_count = f.read(r, PathText::concat(&[path, ".stream_count"]), Confidence::Proven, "")?;
     d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
     f.add(r.offset() - 2, 2, format!("{path}.unknown"), "u8[2]", crate::field::show_hex(&d.unknown), Confidence::Unknown, "");
     debug_assert_eq!(r.offset() - start, SIZE as u64);
     Ok(d)
+}
+
+/// Records bytes `[from, to)` of the declaration `own` (at `start` in the file) as one field
+/// of unused slots, when there are any. Inferred: they are unused because of a count.
+#[allow(clippy::too_many_arguments)]
+fn unused(f: &mut Fields, own: &[u8], start: u64, path: &str, name: &str, from: usize, to: usize, ty: &'static str, note: &'static str) {
+    if let Some(b) = own.get(from..to).filter(|b| !b.is_empty()) {
+        f.add(start + from as u64, b.len() as u64, PathText::concat(&[path, name]), ty, crate::field::show_hex(b), Confidence::Inferred, note);
+    }
 }
 
 /// Writes a declaration's 100 bytes.
@@ -160,4 +179,56 @@ pub fn write(d: &Declaration, out: &mut [u8; SIZE]) {
     out[0x60] = d.element_count;
     out[0x61] = d.stream_count;
     out[0x62..0x64].copy_from_slice(&d.unknown);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields_of(d: &Declaration) -> Fields {
+        let mut bytes = [0xAAu8; 8 + SIZE];
+        let mut own = [0u8; SIZE];
+        write(d, &mut own);
+        bytes[8..].copy_from_slice(&own);
+        let mut f = Fields::default();
+        let mut r = Reader::new(&bytes);
+        r.seek(8).unwrap();
+        assert_eq!(read(&mut f, &mut r, "decl").unwrap(), *d);
+        f
+    }
+
+    #[test]
+    fn slots_past_the_counts_are_one_field_each_and_every_byte_is_covered() {
+        let mut d = Declaration { element_count: 3, stream_count: 2, ..Default::default() };
+        for (i, e) in d.elements.iter_mut().enumerate().take(3) {
+            *e = Element { usage: [1, 52, 33][i], format: [3, 0x0d, 6][i], offset: [0, 0, 4][i], stream: [0, 1, 1][i] };
+        }
+        d.streams[0] = [12, 0];
+        d.streams[1] = [8, 0];
+        d.streams[9] = [7, 7];
+        let f = fields_of(&d);
+        let paths: Vec<&str> = f.spans.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(paths.iter().filter(|p| p.contains(".element[")).count(), 12);
+        assert_eq!(paths.iter().filter(|p| p.contains(".stream[")).count(), 4);
+        let unused = f.spans.iter().find(|s| s.path == "decl.unused_stream_slots").unwrap();
+        assert_eq!((unused.start, unused.len, unused.confidence), (8 + 0x44, 28, Confidence::Inferred));
+        // A byte in an unused slot is shown, not dropped.
+        assert!(unused.value.contains("07 07"), "{}", unused.value);
+        let elems = f.spans.iter().find(|s| s.path == "decl.unused_element_slots").unwrap();
+        assert_eq!((elems.start, elems.len), (8 + 12, 52));
+        // The spans tile the declaration: each starts where the one before ends.
+        let mut at = 8;
+        for s in &f.spans {
+            assert_eq!(s.start, at, "{}", s.path);
+            at = s.end();
+        }
+        assert_eq!(at, 8 + SIZE as u64);
+        // Full counts leave no unused slots; a count past sixteen reads sixteen.
+        for n in [16, 200] {
+            let f = fields_of(&Declaration { element_count: n, stream_count: n, ..Default::default() });
+            assert!(f.spans.iter().all(|s| !s.path.contains("unused_")));
+            assert_eq!(f.spans.iter().filter(|s| s.path.contains(".stream[")).count(), 32);
+            assert_eq!(f.spans.iter().filter(|s| s.path.contains(".element[")).count(), 64);
+        }
+    }
 }
