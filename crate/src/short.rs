@@ -63,6 +63,11 @@ impl<const N: usize> Inline<N> {
         }
     }
 
+    /// A copy, when the text is inline (copying it allocates nothing).
+    pub fn inline(&self) -> Option<Self> {
+        matches!(self.0, Repr::Inline { .. }).then(|| self.clone())
+    }
+
     /// `v` as text, written in place when it fits.
     pub fn display(v: &impl fmt::Display) -> Self {
         let mut w = Writer { bytes: [0; N], len: 0, spill: None };
@@ -121,6 +126,15 @@ impl<const N: usize> From<String> for Inline<N> {
 impl<const N: usize> From<&String> for Inline<N> {
     fn from(s: &String) -> Self {
         Self::concat(&[s])
+    }
+}
+
+impl<const N: usize> From<Inline<N>> for String {
+    fn from(t: Inline<N>) -> String {
+        match t.0 {
+            Repr::Heap(s) => s,
+            Repr::Inline { .. } => t.as_str().to_string(),
+        }
     }
 }
 

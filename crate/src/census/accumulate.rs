@@ -103,7 +103,9 @@ pub struct Entry {
     /// cost a comparison instead of a hash. Its text and number are kept here too, beside
     /// the counters, so that comparing touches no other memory.
     last: usize,
-    last_text: Short,
+    /// `None` when the last value's text is long (on the heap): it is compared with the
+    /// kept value then, not copied at every change.
+    last_text: Option<Short>,
     last_num: Option<f64>,
     /// Records whose value was new after `VALUE_CAP` distinct values were kept.
     pub tail_records: u64,
@@ -132,7 +134,7 @@ impl Entry {
             values: Vec::new(),
             index: FxMap::default(),
             last: 0,
-            last_text: Short::default(),
+            last_text: None,
             last_num: None,
             tail_records: 0,
             numbers: 0,
@@ -163,7 +165,11 @@ impl Entry {
             self.files += 1;
         }
         let mut place = Some(place);
-        let at = if self.last < self.values.len() && self.last_text.same(value) {
+        let last_is = |e: &Entry| match &e.last_text {
+            Some(t) => t.same(value),
+            None => e.values.get(e.last).is_some_and(|(k, _)| k == value.as_str()),
+        };
+        let at = if self.last < self.values.len() && last_is(self) {
             Some(self.last)
         } else {
             self.index.get(value).map(|&i| i as usize)
@@ -172,7 +178,7 @@ impl Entry {
             Some((i, (_, v))) => {
                 if self.last != i {
                     self.last = i;
-                    self.last_text = value.clone();
+                    self.last_text = value.inline();
                     self.last_num = v.num;
                 }
                 v.count += 1;
@@ -201,7 +207,7 @@ impl Entry {
                 let stats = ValueStats { count: 1, files: 1, last_file: file, num, places };
                 self.index.insert(value.clone(), self.values.len() as u32);
                 self.last = self.values.len();
-                self.last_text = value.clone();
+                self.last_text = value.inline();
                 self.last_num = num;
                 self.values.push((value.to_string(), stats));
             }

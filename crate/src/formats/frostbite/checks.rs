@@ -35,7 +35,7 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers) {
             }));
         }
         if !table.contains(&ptr.at) {
-            unlisted.push(ptr.path.clone());
+            unlisted.push(ptr.path.to_string());
         }
     }
     let show = |v: &[String]| if v.is_empty() { "none".to_string() } else { v.iter().take(8).cloned().collect::<Vec<_>>().join(", ") + if v.len() > 8 { ", ..." } else { "" } };

@@ -24,7 +24,7 @@ pub struct Pointers {
 fn target(p: &Ptr, file: &Reader) -> Result<usize> {
     match p.target() {
         Some(t) if t < file.len() as u64 => Ok(t as usize),
-        _ => Err(Error::bad_value(p.at, p.path.clone(), format!("pointer 0x{:x} lands outside the {}-byte resource", p.value, file.len()))),
+        _ => Err(Error::bad_value(p.at, p.path.to_string(), format!("pointer 0x{:x} lands outside the {}-byte resource", p.value, file.len()))),
     }
 }
 
@@ -33,7 +33,7 @@ fn string(f: &mut Fields, file: &Reader, p: &Ptr, k: &mut usize) -> Result<Strin
     let at = target(p, file)?;
     let rest = file.from(at)?;
     let len = rest.data().iter().position(|&c| c == 0).ok_or_else(|| {
-        Error::new(at as u64, p.path.clone(), crate::error::ErrorKind::Truncated { needed: rest.len() as u64 + 1, available: rest.len() as u64 })
+        Error::new(at as u64, p.path.to_string(), crate::error::ErrorKind::Truncated { needed: rest.len() as u64 + 1, available: rest.len() as u64 })
     })?;
     let b = rest.peek(len)?;
     f.add(at as u64, len as u64 + 1, format!("pool.strings[{k}]"), "char[] + NUL", show_text(b), Confidence::Proven,
@@ -54,7 +54,7 @@ fn items<'a>(file: &Reader<'a>, p: &Ptr, count: u64, size: u64) -> Result<Reader
 fn inside(p: &Ptr, base: &Ptr, s: &str) -> Result<u32> {
     let off = p.value.wrapping_sub(base.value);
     if p.value < base.value || off > s.len() as u64 {
-        return Err(Error::bad_value(p.at, p.path.clone(), format!("does not point into the name {s:?}")));
+        return Err(Error::bad_value(p.at, p.path.to_string(), format!("does not point into the name {s:?}")));
     }
     Ok(off as u32)
 }
@@ -64,7 +64,8 @@ pub fn decode(bytes: &[u8]) -> Decode {
 }
 
 /// `decode`, with `checks` false leaving out what only a person reads: the checks of stored
-/// against recomputed values, the summary's facts and the stored bounds on the mesh. Fields,
+/// against recomputed values, the summary's facts, the stored bounds on the mesh and the
+/// mesh's sections of LODs whose geometry is in a chunk. Fields,
 /// regions and errors are the same (the census, which reads only those, decodes this way;
 /// the fuzz target compares the two).
 pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
@@ -99,7 +100,9 @@ pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
     // stock file has one such LOD; several (the builder makes them) follow each other in
     // LOD order, each its vertex buffer, index buffer and four zero bytes.
     let mut trailing_at = bytes.len() - m.trailing.len();
-    d.mesh.lods = m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect();
+    // The mesh's LODs from the records; only what a person reads needs them where the
+    // geometry is in a chunk (an inline LOD's decode makes its own).
+    d.mesh.lods = if checks { m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect() } else { vec![Default::default(); m.lods.len()] };
     m.measures = vec![Vec::new(); m.lods.len()];
     m.chunk_found = vec![false; m.lods.len()];
     let errors_before_inline = d.errors.len();
@@ -146,7 +149,7 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
         ptrs.records.push(p.clone());
         let at = target(p, file)?;
         if at < m.header.size() {
-            return Err(Error::bad_value(p.at, p.path.clone(), "LOD pointer lands inside the header"));
+            return Err(Error::bad_value(p.at, p.path.to_string(), "LOD pointer lands inside the header"));
         }
         let (mut l, lp) = lod::read(f, file, at, m.header.lod_bytes, i)?;
         m.lod_at.push(at as u64);

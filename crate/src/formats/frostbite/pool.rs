@@ -4,7 +4,7 @@
 use super::MeshSetDetails;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::short::Short;
+use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields};
 
 /// Stored pointers are relative to byte 16 of the resource.
@@ -15,7 +15,8 @@ pub const BASE: u64 = 16;
 pub struct Ptr {
     pub at: u64,
     pub value: u64,
-    pub path: String,
+    /// Inline text: a MeshSet reads about fifty pointers, each kept for the checks.
+    pub path: PathText,
 }
 
 impl Ptr {
@@ -37,7 +38,7 @@ pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note:
         Short::display(&format_args!("0x{value:x} (-> 0x{:x})", value.wrapping_add(BASE)))
     };
     f.add(at, 8, path, "u64 pointer", shown, c, note);
-    Ok(Ptr { at, value, path: path.to_string() })
+    Ok(Ptr { at, value, path: PathText::from(path) })
 }
 
 pub fn align(v: usize, a: usize) -> usize {
