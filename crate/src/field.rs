@@ -130,14 +130,15 @@ pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
 }
 
 pub fn show_hex(b: &[u8]) -> String {
-    let mut s = String::with_capacity(b.len() * 3);
-    for (i, &c) in b.iter().enumerate() {
-        if i > 0 {
-            s.push(' ');
-        }
-        s.push_str(hex2(c, &mut [0; 2]));
+    // ASCII gathered as bytes and checked once: the declarations' unused slots are hex
+    // dumps of up to 60 bytes, and a check per byte was most of their cost.
+    const D: &[u8; 16] = b"0123456789abcdef";
+    let mut s = Vec::with_capacity(b.len() * 3);
+    for &c in b {
+        s.extend_from_slice(&[D[(c >> 4) as usize], D[(c & 15) as usize], b' ']);
     }
-    s
+    s.pop();
+    String::from_utf8(s).unwrap_or_default()
 }
 
 impl Fields {
@@ -244,6 +245,16 @@ mod tests {
         for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
             assert_eq!(decimal(n, &mut buf), n.to_string());
         }
+    }
+
+    #[test]
+    fn hex_dumps_are_lowercase_pairs_between_spaces() {
+        assert_eq!(show_hex(&[]), "");
+        assert_eq!(show_hex(&[0x0a]), "0a");
+        assert_eq!(show_hex(&[0x0a, 0xff, 0, 0x7c]), "0a ff 00 7c");
+        let all: Vec<u8> = (0..=255).collect();
+        let want: Vec<String> = all.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(show_hex(&all), want.join(" "));
     }
 
     #[test]
