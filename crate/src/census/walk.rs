@@ -238,7 +238,8 @@ impl Census {
         // An element of an array of records owns the bytes up to the next element when no
         // span covers them: a section record's undescribed tail is the section's.
         if let Some(n) = next.filter(|&n| n > hi && hi > lo && n - lo <= MAX_RECORD_BYTES) {
-            if w.cover.holes(hi, n) == [(hi, n)] {
+            w.cover.holes_into(hi, n, &mut w.bufs.holes);
+            if w.bufs.holes == [(hi, n)] {
                 hi = n;
             }
         }
