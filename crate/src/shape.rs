@@ -21,24 +21,27 @@ pub enum Src {
 pub struct Light {
     pub start: u64,
     pub end: u64,
+    /// Where the last field or array under this node ends, declared record extents
+    /// ignored: the end an undeclared group node has.
+    pub content_end: u64,
     src: Src,
     /// The node's path is `path(src)[..path_len]`, its name `path(src)[name_at..path_len]`.
     path_len: u32,
     name_at: u32,
-    /// The span this node is (a field), if it is one.
-    pub span: Option<u32>,
-    /// The region this node is (an array), if it is one.
-    pub region: Option<u32>,
     /// The parent's index + 1, 0 for a top-level node.
     parent: u32,
-    /// Where the last field or array under this node ends, declared record extents
-    /// ignored: the end an undeclared group node has.
-    pub content_end: u64,
     /// Children: `Shape::kids` from here, this many (sorted by start).
     kids_at: u32,
     kids_len: u32,
-    /// While building: the first and last child and the next sibling (`NONE` for none), so
-    /// that no node needs a list of its own.
+    /// Whether `src` is this node itself (a field or an array), not a path through it. A node
+    /// is 56 bytes: the census reads every one a decoder thread made.
+    own: bool,
+}
+
+/// While building: a node's first and last child and its next sibling (`NONE` for none), so
+/// that no node needs a list of its own.
+#[derive(Clone, Copy)]
+struct Links {
     first: u32,
     last: u32,
     next: u32,
@@ -47,9 +50,25 @@ pub struct Light {
 const NONE: u32 = u32::MAX;
 
 impl Light {
+    /// The span this node is (a field), if it is one.
+    pub fn span(&self) -> Option<u32> {
+        match (self.own, self.src) {
+            (true, Src::Span(i)) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The region this node is (an array), if it is one.
+    pub fn region(&self) -> Option<u32> {
+        match (self.own, self.src) {
+            (true, Src::Region(i)) => Some(i),
+            _ => None,
+        }
+    }
+
     /// A group: neither a field nor an array (it may still have children either way).
     pub fn is_group(&self) -> bool {
-        self.span.is_none() && self.region.is_none()
+        !self.own
     }
 
     pub fn has_kids(&self) -> bool {
@@ -91,7 +110,7 @@ impl<'a> Texts<'a> {
     }
 
     pub fn span(&self, n: &Light) -> Option<&'a Span> {
-        n.span.and_then(|i| self.spans.get(i as usize))
+        n.span().and_then(|i| self.spans.get(i as usize))
     }
 }
 
@@ -99,6 +118,7 @@ impl<'a> Texts<'a> {
 /// segment, shorter to hash and compare than the whole path).
 struct Builder<'a> {
     nodes: Vec<Light>,
+    links: Vec<Links>,
     roots: Vec<u32>,
     /// `name_key(parent, name)` -> node. A key is checked against the node's parent and name
     /// when found; the rare node whose key another holds goes in `clash`.
@@ -208,34 +228,26 @@ impl<'a> Builder<'a> {
                     i
                 }
                 None => {
-                    let (span, region) = match (last, src) {
-                        (true, Src::Span(s)) => (Some(s), None),
-                        (true, Src::Region(r)) => (None, Some(r)),
-                        _ => (None, None),
-                    };
                     self.nodes.push(Light {
                         start,
                         end,
+                        content_end: 0,
                         src,
                         path_len: end_at as u32,
                         name_at: from as u32,
-                        span,
-                        region,
-                        content_end: 0,
                         parent: pid,
                         kids_at: 0,
                         kids_len: 0,
-                        first: NONE,
-                        last: NONE,
-                        next: NONE,
+                        own: last,
                     });
+                    self.links.push(Links { first: NONE, last: NONE, next: NONE });
                     let i = (self.nodes.len() - 1) as u32;
                     match parent {
                         Some(p) => {
-                            let prev = std::mem::replace(&mut self.nodes[p as usize].last, i);
+                            let prev = std::mem::replace(&mut self.links[p as usize].last, i);
                             match prev {
-                                NONE => self.nodes[p as usize].first = i,
-                                k => self.nodes[k as usize].next = i,
+                                NONE => self.links[p as usize].first = i,
+                                k => self.links[k as usize].next = i,
                             }
                         }
                         None => self.roots.push(i),
@@ -257,10 +269,12 @@ impl Shape {
     /// The shape of spans in the order they were decoded, the regions, and the records whose
     /// extent the decoder declared (`Fields::record`): such a group node takes that extent.
     pub fn new(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)]) -> Shape {
+        let cap = spans.len() + spans.len() / 2 + regions.len();
         let mut b = Builder {
             // Records add about a third as many nodes as there are fields (a MeshSet: 400 to
             // 1,200): reserved once, the arena is never copied to grow.
-            nodes: Vec::with_capacity(spans.len() + spans.len() / 2 + regions.len()),
+            nodes: Vec::with_capacity(cap),
+            links: Vec::with_capacity(cap),
             roots: Vec::new(),
             by_key: HashMap::default(),
             clash: FxMap::default(),
@@ -278,13 +292,13 @@ impl Shape {
             b.insert(&r.path, Src::Region(i as u32), r.start, r.end());
         }
         let texts = b.texts;
-        let Builder { mut nodes, mut roots, by_key, clash, .. } = b;
+        let Builder { mut nodes, links, mut roots, by_key, clash, .. } = b;
         // A node covers its children, and its content ends where its last field or array
         // does (a field or an array ends where it ends). Children come after their parents in
         // the arena, so one pass from the end carries both up before the parent passes them on.
         for i in (0..nodes.len()).rev() {
             let n = &mut nodes[i];
-            if n.first == NONE || n.region.is_some() {
+            if links[i].first == NONE || n.region().is_some() {
                 n.content_end = n.end;
             }
             let (start, end, content_end, parent) = (n.start, n.end, n.content_end, n.parent);
@@ -318,10 +332,10 @@ impl Shape {
         let mut kids = Vec::with_capacity(nodes.len());
         for i in 0..nodes.len() {
             let at = kids.len();
-            let mut k = nodes[i].first;
+            let mut k = links[i].first;
             while k != NONE {
                 kids.push(k);
-                k = nodes[k as usize].next;
+                k = links[k as usize].next;
             }
             let run = &mut kids[at..];
             if !run.is_sorted_by_key(|&k| nodes[k as usize].start) {
@@ -367,7 +381,7 @@ mod tests {
         let cc = shape.node(shape.kids(a)[1]);
         assert_eq!(names(shape.kids(cc)), ["e", "f"]);
         assert_eq!((cc.start, cc.end), (1, 11), "the declared record found through its clashing key");
-        assert_eq!(shape.node(shape.kids(a)[0]).span, Some(0), "the second a.bb joins the first");
+        assert_eq!(shape.node(shape.kids(a)[0]).span(), Some(0), "the second a.bb joins the first");
         let y = shape.node(shape.roots[2]);
         assert_eq!(names(shape.kids(y)), ["bb"]);
     }

@@ -68,10 +68,10 @@ pub fn build(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)
     fn assemble(shape: &Shape, texts: &Texts, i: u32) -> Node {
         let n = shape.node(i);
         let (name, path) = (texts.name(n), texts.path(n));
-        let mut node = match (texts.span(n), n.region.and_then(|r| texts.regions.get(r as usize))) {
+        let mut node = match (texts.span(n), n.region().and_then(|r| texts.regions.get(r as usize))) {
             (Some(s), _) => Node::leaf(name, s),
             (None, Some(r)) => Node {
-                region: n.region,
+                region: n.region(),
                 count: Some(r.count),
                 ty: Some(format!("[{}; {} bytes]", r.count, r.stride).into()),
                 ..Node::group(name, path, n.start, n.end)

@@ -220,7 +220,7 @@ impl Census {
         let doc = w.doc;
         let (shape, texts) = (&doc.shape, w.texts);
         let nodes = || children.iter().map(|&k| shape.node(k));
-        let leaves = || nodes().filter(|c| c.span.is_some() && c.region.is_none());
+        let leaves = || nodes().filter(|c| c.span().is_some());
         // A record starts at its node's start: the extent a decoder declared
         // (`Fields::record`), else where its first field or sub-record starts, the same
         // first byte annotations count from (web/anchor.js). It ends where it was declared
@@ -276,7 +276,7 @@ impl Census {
         counts.clear();
         let g0 = w.bufs.groups.len();
         for (k, c) in children.iter().map(|&k| (k, shape.node(k))) {
-            let group = c.has_kids() && c.region.is_none();
+            let group = c.has_kids() && c.region().is_none();
             let name = texts.name(c);
             if !group && !name.ends_with(']') {
                 continue;
@@ -315,7 +315,7 @@ impl Census {
         self.counts = counts;
 
         for c in nodes() {
-            let Some(r) = c.region.and_then(|i| doc.decode.fields.regions.get(i as usize)) else { continue };
+            let Some(r) = c.region().and_then(|i| doc.decode.fields.regions.get(i as usize)) else { continue };
             let (slot, _) = Self::slot(&mut cache, texts.name(c));
             let ids = match cache.slots[slot].region {
                 Some(ids) => ids,
@@ -348,7 +348,7 @@ impl Census {
             // Most records are tiled by their fields and sub-records (children come sorted by
             // start): then no byte is unexplained and the spans need not be asked.
             let mut tiled = lo;
-            for c in nodes().filter(|c| c.region.is_none()) {
+            for c in nodes().filter(|c| c.region().is_none()) {
                 if c.start > tiled {
                     break;
                 }
@@ -358,7 +358,7 @@ impl Census {
             holes.clear();
             if tiled < end {
                 w.cover.holes_into(lo, end, &mut holes);
-                for c in nodes().filter(|c| c.has_kids() && c.region.is_none()) {
+                for c in nodes().filter(|c| c.has_kids() && c.region().is_none()) {
                     subtract(&mut holes, (c.start, c.end));
                 }
             }
