@@ -72,6 +72,8 @@ pub struct Parsed {
     pub bytes: Vec<u8>,
     pub decode: Decode,
     pub shape: Shape,
+    /// The bytes the fixed spans cover (`walk::merge_spans`).
+    pub cover: Vec<(u64, u64)>,
 }
 
 impl Parsed {
@@ -85,7 +87,8 @@ impl Parsed {
     pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, decode: Decode) -> Parsed {
         let f = &decode.fields;
         let shape = Shape::new(&f.spans, &f.regions, &f.records);
-        Parsed { name: name.to_string(), format, bytes, decode, shape }
+        let cover = walk::merge_spans(&f.spans);
+        Parsed { name: name.to_string(), format, bytes, decode, shape, cover }
     }
 }
 
@@ -203,7 +206,7 @@ impl Census {
         }
         let fields = &doc.decode.fields;
         let texts = Texts { spans: &fields.spans, regions: &fields.regions };
-        let cover = Cover::new(&fields.spans, &fields.regions);
+        let cover = Cover::new(&doc.cover, &fields.regions);
         let mut bufs = std::mem::take(&mut self.bufs);
         bufs.insts.clear();
         bufs.values.clear();

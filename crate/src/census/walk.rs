@@ -15,26 +15,32 @@ use crate::span::{Confidence, Region, Span};
 /// that happens to straddle a large array costs little.
 pub const MAX_RECORD_BYTES: u64 = 4096;
 
+/// The bytes fixed spans cover, as merged, sorted, disjoint intervals. Made where the file is
+/// decoded (`Parsed`): the counting thread then reads this short list, not every span again.
+pub fn merge_spans(spans: &[Span]) -> Vec<(u64, u64)> {
+    let mut all: Vec<(u64, u64)> = spans.iter().map(|s| (s.start, s.end())).collect();
+    // Decoders emit mostly in offset order: a run-adaptive sort, by start only (merging
+    // takes the larger end whatever the order of equal starts).
+    all.sort_by_key(|iv| iv.0);
+    let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
+    for (s, e) in all {
+        match merged.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => merged.push((s, e)),
+        }
+    }
+    merged
+}
+
 /// Which bytes some span or region element covers.
 pub struct Cover<'a> {
-    /// Fixed spans as merged, sorted, disjoint intervals.
-    merged: Vec<(u64, u64)>,
+    /// Fixed spans as `merge_spans` gives them.
+    merged: &'a [(u64, u64)],
     regions: &'a [Region],
 }
 
 impl<'a> Cover<'a> {
-    pub fn new(spans: &[Span], regions: &'a [Region]) -> Cover<'a> {
-        let mut all: Vec<(u64, u64)> = spans.iter().map(|s| (s.start, s.end())).collect();
-        // Decoders emit mostly in offset order: a run-adaptive sort, by start only (merging
-        // takes the larger end whatever the order of equal starts).
-        all.sort_by_key(|iv| iv.0);
-        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(all.len());
-        for (s, e) in all {
-            match merged.last_mut() {
-                Some(last) if s <= last.1 => last.1 = last.1.max(e),
-                _ => merged.push((s, e)),
-            }
-        }
+    pub fn new(merged: &'a [(u64, u64)], regions: &'a [Region]) -> Cover<'a> {
         Cover { merged, regions }
     }
 
@@ -461,7 +467,8 @@ mod tests {
             path: "r".into(),
             elems: vec![Elem { offset: 0, len: 2, name: String::new(), ty: "u16".into(), confidence: Confidence::Proven, note: "".into(), format: fmt }],
         });
-        let c = Cover::new(&f.spans, &f.regions);
+        let merged = merge_spans(&f.spans);
+        let c = Cover::new(&merged, &f.regions);
         assert_eq!(c.holes(0, 30), vec![(6, 10), (12, 16), (18, 20), (22, 30)]);
         assert_eq!(c.holes(3, 11), vec![(6, 10)]);
         let mut r = vec![(0, 10), (20, 30)];
