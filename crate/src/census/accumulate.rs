@@ -311,6 +311,19 @@ mod tests {
     }
 
     #[test]
+    fn long_values_are_told_apart_and_found_again() {
+        // Texts past the inline size are compared with the kept value, not a copy.
+        let (a, b) = ("00 ".repeat(20), "00 ".repeat(19) + "01 ");
+        let mut e = Entry::new(EntryKind::Field, "u".into(), String::new(), "u8[]".into());
+        for (k, v) in [a.as_str(), &a, &b, &a, "7", &b, &b].into_iter().enumerate() {
+            e.add(&Short::from(v), || None, Some(0), || place(k as u32), k as u32);
+        }
+        let got: Vec<(&str, u64, u64)> = e.values.iter().map(|(t, v)| (t.as_str(), v.count, v.files)).collect();
+        assert_eq!(got, [(a.as_str(), 3, 3), (b.as_str(), 3, 3), ("7", 1, 1)]);
+        assert_eq!(e.records, 7);
+    }
+
+    #[test]
     fn a_number_counted_by_value_is_counted_as_its_text() {
         let (mut a, mut b) = (Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()), Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()));
         for (i, n) in [4u64, 4, 4, 7, 4, 4, 12, 12, 0].into_iter().enumerate() {
