@@ -122,20 +122,21 @@ pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
     std::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
+/// Lowercase hex digits, for `hex2` and `show_hex`.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
 /// A byte as two lowercase hex digits, written into `buf`.
 pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    *buf = [D[(b >> 4) as usize], D[(b & 15) as usize]];
+    *buf = [HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
     std::str::from_utf8(buf).unwrap_or("")
 }
 
 pub fn show_hex(b: &[u8]) -> String {
     // ASCII gathered as bytes and checked once: the declarations' unused slots are hex
     // dumps of up to 60 bytes, and a check per byte was most of their cost.
-    const D: &[u8; 16] = b"0123456789abcdef";
     let mut s = Vec::with_capacity(b.len() * 3);
     for &c in b {
-        s.extend_from_slice(&[D[(c >> 4) as usize], D[(c & 15) as usize], b' ']);
+        s.extend_from_slice(&[HEX[(c >> 4) as usize], HEX[(c & 15) as usize], b' ']);
     }
     s.pop();
     String::from_utf8(s).unwrap_or_default()

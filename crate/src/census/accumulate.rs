@@ -96,8 +96,9 @@ pub struct Entry {
     pub files: u64,
     last_file: u32,
     pub records: u64,
-    /// The kept values in the order they first came, found by `index`.
-    pub values: Vec<(String, ValueStats)>,
+    /// The kept values in the order they first came, found by `index`; inline text, like
+    /// the spans' values they come from.
+    pub values: Vec<(Short, ValueStats)>,
     index: FxMap<Short, u32>,
     /// The value the last record held: most entries hold runs of one value, which then
     /// cost a comparison instead of a hash. Its text and number are kept here too, beside
@@ -167,7 +168,7 @@ impl Entry {
         let mut place = Some(place);
         let last_is = |e: &Entry| match &e.last_text {
             Some(t) => t.same(value),
-            None => e.values.get(e.last).is_some_and(|(k, _)| k == value.as_str()),
+            None => e.values.get(e.last).is_some_and(|(k, _)| k.same(value)),
         };
         let at = if self.last < self.values.len() && last_is(self) {
             Some(self.last)
@@ -209,7 +210,7 @@ impl Entry {
                 self.last = self.values.len();
                 self.last_text = value.inline();
                 self.last_num = num;
-                self.values.push((value.to_string(), stats));
+                self.values.push((value.clone(), stats));
             }
         }
         num
@@ -250,12 +251,12 @@ impl Entry {
     }
 
     /// The kept values, most frequent first; ties by value (numbers numerically).
-    pub fn sorted_values(&self) -> Vec<(&String, &ValueStats)> {
+    pub fn sorted_values(&self) -> Vec<(&Short, &ValueStats)> {
         let mut v: Vec<_> = self.values.iter().map(|(k, v)| (k, v)).collect();
         v.sort_by(|a, b| {
             b.1.count.cmp(&a.1.count).then_with(|| match (a.1.num, b.1.num) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
-                _ => a.0.cmp(b.0),
+                _ => a.0.as_str().cmp(b.0.as_str()),
             })
         });
         v

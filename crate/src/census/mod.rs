@@ -84,6 +84,7 @@ impl Parsed {
         Parsed::from_decode(name, format, bytes, decode)
     }
 
+    /// A file decoded some other way (a test's own decoder, the fuzz target's).
     pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, decode: Decode) -> Parsed {
         let f = &decode.fields;
         let shape = Shape::new(&f.spans, &f.regions, &f.records);

@@ -149,7 +149,7 @@ impl Census {
             .map(|(v, s)| ValueReport {
                 value: match (e.kind.numeric(), v.parse::<u64>()) {
                     (true, Ok(n)) => Shown::Number(n),
-                    _ => Shown::Text((*v).clone()),
+                    _ => Shown::Text(v.to_string()),
                 },
                 count: s.count,
                 files: s.files,

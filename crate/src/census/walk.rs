@@ -57,13 +57,15 @@ impl<'a> Cover<'a> {
     }
 
     /// The sub-ranges of `[a, b)` that no span and no region element covers.
+    #[cfg(test)]
     pub fn holes(&self, a: u64, b: u64) -> Vec<(u64, u64)> {
         let mut out = Vec::new();
         self.holes_into(a, b, &mut out);
         out
     }
 
-    /// `holes`, into `out` (cleared first): the walk reuses one list for every record.
+    /// The sub-ranges of `[a, b)` that no span and no region element covers, into `out`
+    /// (cleared first): the walk reuses one list for every record.
     pub fn holes_into(&self, a: u64, b: u64, out: &mut Vec<(u64, u64)>) {
         out.clear();
         let mut pos = a;
