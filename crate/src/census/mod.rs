@@ -1,45 +1,47 @@
 //! The census: what every field, count, size and unexplained byte holds across a set of
 //! files of one format. Files are added one at a time (`add` takes a decoded document, which
 //! the caller then drops), so memory depends on the number of distinct entries and values,
-//! never on the number or size of files. See docs/census.md.
+//! never on the number or size of files. Each document is walked into a `Plan` (`walk`),
+//! where it was decoded, and the plan is counted (`apply`): on several threads only the
+//! plan goes from core to core. See docs/census.md.
 
 pub mod accumulate;
+mod apply;
 pub mod fold;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
+pub mod plan;
 pub mod relations;
 pub mod report;
 pub mod walk;
 
 use crate::document::Decode;
 use crate::formats::Format;
-use crate::shape::{Shape, Texts};
+use crate::shape::Shape;
 use accumulate::{Entry, EntryKind};
+use plan::Plan;
 use relations::Relations;
 use std::collections::BTreeMap;
-use walk::{Cover, Walk};
+pub use walk::Planner;
 
 pub use crate::fx::{Fx, FxMap};
 
-/// What the census knows of one record kind, so that a record of a kind seen before costs
-/// lookups by the names the walk sees, and no allocation.
+/// What the census knows of one record kind, so that counting a record of a kind seen
+/// before allocates nothing.
 #[derive(Debug, Default)]
 pub(crate) struct KindCache {
     /// The kind's folded path, `lod[*].section[*]`; empty for the file itself.
     pub kind: String,
-    /// Field entries by unfolded leaf name.
+    /// Field entries by unfolded leaf name (each planner's field ids are resolved here once).
     pub names: FxMap<String, usize>,
     /// Unexplained-byte entries by record offset, entry kind (uncovered or Unknown) and
     /// width (byte or word): `byte_slot` gives the place; `NO_ENTRY` where none is yet.
     pub bytes: Vec<u32>,
-    /// Child nodes by unfolded name: their slot, and whether the name is indexed.
-    pub children: FxMap<String, (usize, bool)>,
-    /// One per folded child name.
-    pub slots: Vec<Slot>,
     /// The record's size entry.
     pub size: Option<usize>,
-    /// As an element of an array of records, the element stride last seen: a lone element
-    /// (or the last) owns that many bytes when they are uncovered.
+    /// As an element of an array of records, the element stride last seen in the files
+    /// counted so far: a lone element of a later file owns that many bytes when they are
+    /// uncovered (`plan::Rec::reach`).
     pub stride: Option<u64>,
 }
 
@@ -48,18 +50,6 @@ pub(crate) const NO_ENTRY: u32 = u32::MAX;
 /// Where `KindCache::bytes` keeps the entry of (offset, Unknown or not, word or byte).
 pub(crate) fn byte_slot(offset: u64, unknown: bool, word: bool) -> usize {
     (offset as usize) * 4 + (unknown as usize) * 2 + word as usize
-}
-
-/// A folded child name of a record kind, and the entries and kind it leads to.
-#[derive(Debug, Default)]
-pub(crate) struct Slot {
-    pub folded: String,
-    /// The count entry of indexed children of this name.
-    pub count: Option<usize>,
-    /// The count and stride entries of an array region of this name.
-    pub region: Option<(usize, usize)>,
-    /// The record kind of a group child of this name.
-    pub kind: Option<usize>,
 }
 
 pub use report::{EntryReport, Report};
@@ -135,10 +125,13 @@ pub struct Census {
     scratch: String,
     /// Reused by `relate` from file to file.
     relate_bufs: RelateBufs,
-    /// Reused by every walk.
-    bufs: walk::Bufs,
-    /// Reused for each record's indexed-children counts: (slot, count, first start).
-    counts: Vec<(usize, u64, u64)>,
+    /// Reused by every count.
+    bufs: apply::Bufs,
+    /// What `add` plans with (planner 0), and the plan it reuses.
+    planner: Planner,
+    plan: Plan,
+    /// Each planner's names, by the planner's number.
+    names: Vec<apply::Names>,
 }
 
 impl Census {
@@ -194,35 +187,17 @@ impl Census {
 
     /// Counts one decoded file.
     pub fn add(&mut self, doc: &Parsed) {
-        if doc.format == Format::Unknown {
-            self.skipped += 1;
-            return;
-        }
-        let file = self.files.len() as u32;
-        self.files.push(doc.name.clone());
-        *self.formats.entry(doc.format.name()).or_default() += 1;
-        self.bytes += doc.bytes.len() as u64;
-        if !doc.decode.errors.is_empty() {
-            self.files_with_errors += 1;
-        }
-        let fields = &doc.decode.fields;
-        let texts = Texts { spans: &fields.spans, regions: &fields.regions };
-        let cover = Cover::new(&doc.cover, &fields.regions);
-        let mut bufs = std::mem::take(&mut self.bufs);
-        bufs.insts.clear();
-        bufs.values.clear();
-        let mut w = Walk { doc, texts, cover, file, format: doc.format.name(), bufs };
-        let root = self.kind_id(w.format, "");
-        self.walk_record(&mut w, root, "", &doc.shape.roots, None, None, None);
-        self.relate(&w.bufs.insts, &w.bufs.values);
-        self.bufs = w.bufs;
+        let mut plan = std::mem::take(&mut self.plan);
+        self.planner.plan(doc, &mut plan);
+        self.apply(&plan, &doc.bytes, 0);
+        self.plan = plan;
     }
 
     /// Feeds one document's records to the relations: each numeric field against the values
     /// of its record, of its enclosing records, and the file-wide values: any value that is
     /// the same in every record of its kind in this file (all of a singleton record's values;
     /// a LOD record size when every LOD of the file has that size).
-    fn relate(&mut self, insts: &[walk::Inst], values: &[(usize, f64)]) {
+    fn relate(&mut self, insts: &[apply::Inst], values: &[(usize, f64)]) {
         // Per file, indexed by id and stamped with the file, so nothing is allocated once
         // the lists have grown: records per kind; per entry (value, records holding it,
         // same value in all of them).

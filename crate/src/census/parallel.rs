@@ -1,16 +1,20 @@
-//! Decoding on several threads while one census counts: files are read and decoded by
-//! `threads` workers and handed to the census in their order, so the result is exactly the
-//! one-thread census's. At most `AHEAD` decoded documents wait at any time, so memory stays
-//! bounded whatever the files' sizes. Native only: the page runs its census in one worker.
+//! Planning on several threads while one census counts: files are read, decoded and planned
+//! by `threads` workers and their plans handed to the census in file order, so the result is
+//! exactly the one-thread census's. What crosses from core to core is the plan (tens of KB),
+//! not the decoded document: reading another core's 160 KB document for every file cost as
+//! much as decoding it (docs/census.md, "How fast"). At most `AHEAD` plans wait at any time,
+//! so memory stays bounded whatever the files' sizes. Native only: the page runs its census
+//! in one worker.
 
-use super::{Census, Parsed};
+use super::plan::Plan;
+use super::{Census, Parsed, Planner};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 
-/// How far past the next file the census needs the workers may decode.
+/// How far past the next file the census needs the workers may plan.
 const AHEAD: usize = 16;
-/// The "worker" of a document the census thread decoded itself.
+/// The "worker" of a plan the census thread made itself.
 const MINE: usize = usize::MAX;
 
 /// The next index a worker takes, and the next one the census needs.
@@ -19,11 +23,25 @@ struct Turns {
     needed: usize,
 }
 
+/// A planned file: its plan and its bytes (the census reads the unexplained ones).
+type Planned = (Plan, Vec<u8>);
+
+/// Plans file `i` with `planner` into `plan`, reused.
+fn plan_file<F>(load: &F, i: usize, planner: &mut Planner, mut plan: Plan) -> Result<Planned, String>
+where
+    F: Fn(usize) -> Result<(String, Vec<u8>), String>,
+{
+    let (name, bytes) = load(i)?;
+    let mut doc = Parsed::new(&name, bytes);
+    planner.plan(&doc, &mut plan);
+    Ok((plan, std::mem::take(&mut doc.bytes)))
+}
+
 impl Census {
     /// Censuses files `0..n` in that order; `load(i)` gives file i's name and bytes, or an
     /// error that stops the census (returned, with the files before it counted). `threads`
-    /// counts the census's own: with more than one, `threads - 1` workers read and decode
-    /// while this thread counts, and decodes too whenever the file it needs next is not
+    /// counts the census's own: with more than one, `threads - 1` workers read, decode and
+    /// plan while this thread counts, and plans too whenever the file it needs next is not
     /// ready (one more worker than that only makes the threads take turns on the cores:
     /// 2,349 against 3,365 files/s on two cores).
     pub fn add_files<F>(&mut self, n: usize, threads: usize, load: F) -> Result<(), String>
@@ -31,7 +49,6 @@ impl Census {
         F: Fn(usize) -> Result<(String, Vec<u8>), String> + Sync,
     {
         let threads = threads.clamp(1, n.max(1));
-        let parse = |i: usize| load(i).map(|(name, bytes)| Parsed::new(&name, bytes));
         if threads == 1 {
             for i in 0..n {
                 let (name, bytes) = load(i)?;
@@ -39,47 +56,56 @@ impl Census {
             }
             return Ok(());
         }
+        // Planner 0 is the census's own; the workers' planners, 1 and on, start afresh.
+        self.names.truncate(1);
         let turns = Mutex::new(Turns { taken: 0, needed: 0 });
         let moved = Condvar::new();
         let stop = AtomicBool::new(false);
-        let (tx, rx) = mpsc::channel::<(usize, usize, Result<Parsed, String>)>();
-        // Counted documents go back to the worker that made them to be dropped there: freeing
-        // from another thread than the allocating one contends for the allocator's lock and
-        // cost as much as the decoding saved.
+        let (tx, rx) = mpsc::channel::<(usize, usize, Result<Planned, String>)>();
+        // Counted plans go back to the worker that made them, to be filled again there:
+        // freeing from another thread than the allocating one contends for the allocator's
+        // lock, and a plan's lists, once grown, need no allocation at all.
         let mut back = Vec::new();
-        std::thread::scope(|s| {
+        let mut own = std::mem::take(&mut self.planner);
+        let result = std::thread::scope(|s| {
             for w in 0..threads - 1 {
                 let tx = tx.clone();
-                let (back_tx, back_rx) = mpsc::channel::<Parsed>();
+                let (back_tx, back_rx) = mpsc::channel::<Planned>();
                 back.push(back_tx);
-                let (turns, moved, stop, parse) = (&turns, &moved, &stop, &parse);
-                s.spawn(move || loop {
-                    while let Ok(done) = back_rx.try_recv() {
-                        drop(done);
-                    }
-                    let i = {
-                        let mut t = turns.lock().unwrap_or_else(|e| e.into_inner());
-                        while t.taken < n && t.taken >= t.needed + AHEAD && !stop.load(Ordering::Relaxed) {
-                            t = moved.wait(t).unwrap_or_else(|e| e.into_inner());
+                let (turns, moved, stop, load) = (&turns, &moved, &stop, &load);
+                s.spawn(move || {
+                    let mut planner = Planner::new();
+                    let mut spare: Vec<Plan> = Vec::new();
+                    loop {
+                        while let Ok((plan, bytes)) = back_rx.try_recv() {
+                            drop(bytes);
+                            spare.push(plan);
                         }
-                        if t.taken >= n || stop.load(Ordering::Relaxed) {
+                        let i = {
+                            let mut t = turns.lock().unwrap_or_else(|e| e.into_inner());
+                            while t.taken < n && t.taken >= t.needed + AHEAD && !stop.load(Ordering::Relaxed) {
+                                t = moved.wait(t).unwrap_or_else(|e| e.into_inner());
+                            }
+                            if t.taken >= n || stop.load(Ordering::Relaxed) {
+                                return;
+                            }
+                            t.taken += 1;
+                            t.taken - 1
+                        };
+                        let planned = plan_file(load, i, &mut planner, spare.pop().unwrap_or_default());
+                        if tx.send((i, w, planned)).is_err() {
                             return;
                         }
-                        t.taken += 1;
-                        t.taken - 1
-                    };
-                    let doc = parse(i);
-                    if tx.send((i, w, doc)).is_err() {
-                        return;
                     }
                 });
             }
             drop(tx);
-            // Documents that came early wait here for their turn.
-            let mut early: BTreeMap<usize, (usize, Result<Parsed, String>)> = BTreeMap::new();
+            // Plans that came early wait here for their turn.
+            let mut early: BTreeMap<usize, (usize, Result<Planned, String>)> = BTreeMap::new();
+            let mut mine: Option<Plan> = None;
             let mut result = Ok(());
             for next in 0..n {
-                let doc = loop {
+                let planned = loop {
                     if let Some(d) = early.remove(&next) {
                         break Some(d);
                     }
@@ -91,19 +117,19 @@ impl Census {
                         Err(mpsc::TryRecvError::Empty) => {}
                         Err(mpsc::TryRecvError::Disconnected) => break None,
                     }
-                    // Nothing to count yet: rather than wait, this thread decodes the next
-                    // file no worker has taken, so both cores stay busy whichever side is
-                    // slower.
-                    let mine = {
+                    // Nothing to count yet: rather than wait, this thread plans the next file
+                    // no worker has taken, so both cores stay busy whichever side is slower.
+                    let take = {
                         let mut t = turns.lock().unwrap_or_else(|e| e.into_inner());
                         (t.taken < n && t.taken < t.needed + AHEAD).then(|| {
                             t.taken += 1;
                             t.taken - 1
                         })
                     };
-                    match mine {
+                    match take {
                         Some(i) => {
-                            early.insert(i, (MINE, parse(i)));
+                            let planned = plan_file(&load, i, &mut own, mine.take().unwrap_or_default());
+                            early.insert(i, (MINE, planned));
                         }
                         None => match rx.recv() {
                             Ok((i, w, d)) => {
@@ -113,12 +139,17 @@ impl Census {
                         },
                     }
                 };
-                match doc {
-                    Some((w, Ok(d))) => {
-                        self.add(&d);
-                        // A worker that has ended drops nothing more: the document is dropped here.
-                        if let Some(b) = back.get(w) {
-                            let _ = b.send(d);
+                match planned {
+                    Some((w, Ok((plan, bytes)))) => {
+                        self.apply(&plan, &bytes, if w == MINE { 0 } else { w + 1 });
+                        match back.get(w) {
+                            Some(b) => {
+                                let _ = b.send((plan, bytes));
+                            }
+                            // The census's own plans are reused here; a worker that has ended
+                            // takes nothing back.
+                            None if w == MINE => mine = Some(plan),
+                            None => {}
                         }
                     }
                     Some((_, Err(e))) => {
@@ -136,7 +167,9 @@ impl Census {
                 moved.notify_all();
             }
             result
-        })
+        });
+        self.planner = own;
+        result
     }
 }
 

@@ -1,13 +1,10 @@
-//! One document's way into the census: the tree is walked record by record. A record is a
-//! group node of the tree (a path prefix); its kind is its path with indices folded. For
-//! each record the walk counts its direct fields, its indexed children, its own size, its
-//! regions' counts and strides, and its unexplained bytes (uncovered or Unknown) by offset
-//! inside the record. Region elements are not expanded: vertex data is data, not structure.
+//! One document's way into the census: its tree walked record by record into a `Plan`,
+//! where the file was decoded. The census then counts the plan (`apply`).
 
-use super::accumulate::{parse_number, EntryKind, Place};
 use super::fold::{fold, join};
-use super::Census;
-use super::{KindCache, Parsed, Slot};
+use super::plan::{Def, Ends, FieldOp, NumOp, Plan, Rec, NO_PARENT};
+use super::{FxMap, Parsed};
+use crate::formats::Format;
 use crate::shape::Texts;
 use crate::span::{Confidence, Region, Span};
 
@@ -140,93 +137,174 @@ fn subtract(ranges: &mut Vec<(u64, u64)>, cut: (u64, u64)) {
     }
 }
 
-/// One record as relations see it: its numeric values (a run of `Walk::values`) and its
-/// enclosing record.
-#[derive(Debug)]
-pub struct Inst {
-    /// The census's id of the record kind.
-    pub kind: usize,
-    pub parent: Option<usize>,
-    pub values: std::ops::Range<usize>,
-}
-
-/// A group child waiting for its walk: node, record kind, indexed name, and where the
-/// elements of the same array before and after it start.
-#[derive(Debug, Clone, Copy)]
-pub struct Group {
-    node: u32,
-    kind: usize,
-    indexed: bool,
-    prev: Option<u64>,
-    after: Option<u64>,
-}
-
-/// Lists a walk fills, kept by the census from file to file so that walking allocates
-/// nothing once they have grown.
-#[derive(Debug, Default)]
-pub struct Bufs {
-    pub insts: Vec<Inst>,
-    pub values: Vec<(usize, f64)>,
-    groups: Vec<Group>,
-    holes: Vec<(u64, u64)>,
-}
-
-pub struct Walk<'d> {
-    pub doc: &'d Parsed,
-    pub texts: Texts<'d>,
-    pub cover: Cover<'d>,
-    pub file: u32,
-    pub format: &'static str,
-    pub bufs: Bufs,
-}
-
 /// How a record kind is named in entries: the file itself is `(file)`.
 pub fn record_name(kind: &str) -> &str {
     if kind.is_empty() { "(file)" } else { kind }
 }
 
-impl Census {
-    /// The slot of child `name` of record kind `cache`, and whether the name is indexed.
-    fn slot(cache: &mut KindCache, name: &str) -> (usize, bool) {
-        if let Some(&x) = cache.children.get(name) {
+/// A group child waiting for its walk: node, record kind, indexed name, and where the
+/// elements of the same array before and after it start.
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    node: u32,
+    kind: u32,
+    indexed: bool,
+    prev: Option<u64>,
+    after: Option<u64>,
+}
+
+/// Where a record's array says the next element starts.
+#[derive(Debug, Clone, Copy)]
+enum Next {
+    None,
+    At(u64),
+    /// A lone element: wherever the stride an earlier file's elements had says.
+    Borrowed,
+}
+
+/// What a planner knows of one record kind.
+#[derive(Debug, Default)]
+struct PlanKind {
+    /// Folded path: `lod[*].section[*]`; empty for the file itself.
+    path: String,
+    /// Field ids by unfolded leaf name.
+    names: FxMap<String, u32>,
+    /// Child names: their slot here, and whether the name is indexed.
+    children: FxMap<String, (usize, bool)>,
+    slots: Vec<PlanSlot>,
+    /// The stride this kind's array elements last had in the file being planned: (the
+    /// planner's file number, stride).
+    stride: (u32, u64),
+}
+
+/// A folded child name of a record kind.
+#[derive(Debug)]
+struct PlanSlot {
+    folded: String,
+    /// The planner's slot id.
+    id: u32,
+    /// The record kind of a group child of this name.
+    kind: Option<u32>,
+}
+
+/// Walks decoded files into plans: a record is a group node of the tree (a path prefix); its
+/// kind is its path with indices folded. For each record the walk lists its direct fields,
+/// its indexed children's counts, its regions, its extent and its unexplained bytes
+/// (uncovered or Unknown). Region elements are not expanded: vertex data is data, not
+/// structure. A planner keeps its names from file to file; each thread has its own.
+#[derive(Debug, Default)]
+pub struct Planner {
+    /// Record kinds by `format|path`.
+    ids: FxMap<String, u32>,
+    kinds: Vec<PlanKind>,
+    fields: u32,
+    slots: u32,
+    /// The files planned so far, which stamps `PlanKind::stride`.
+    file: u32,
+    /// Kinds whose stride was set in this file.
+    strided: Vec<u32>,
+    groups: Vec<Group>,
+    holes: Vec<(u64, u64)>,
+    counts: Vec<(usize, u64, u64)>,
+    scratch: String,
+}
+
+/// The parts of one document a walk reads.
+struct Doc<'d> {
+    parsed: &'d Parsed,
+    texts: Texts<'d>,
+    cover: Cover<'d>,
+    format: &'static str,
+}
+
+impl Planner {
+    pub fn new() -> Planner {
+        Planner::default()
+    }
+
+    /// Plans one decoded file into `plan` (emptied first). A file of no known format gives a
+    /// plan with no records.
+    pub fn plan(&mut self, doc: &Parsed, plan: &mut Plan) {
+        plan.clear();
+        plan.name.push_str(&doc.name);
+        plan.format = doc.format;
+        plan.len = doc.bytes.len() as u64;
+        plan.errors = !doc.decode.errors.is_empty();
+        if doc.format == Format::Unknown {
+            return;
+        }
+        self.file = self.file.wrapping_add(1);
+        let f = &doc.decode.fields;
+        let d = Doc {
+            parsed: doc,
+            texts: Texts { spans: &f.spans, regions: &f.regions },
+            cover: Cover::new(&doc.cover, &f.regions),
+            format: doc.format.name(),
+        };
+        let root = self.kind(d.format, "", plan);
+        self.record(&d, plan, root, "", &doc.shape.roots, (NO_PARENT, 0), Next::None, None);
+        for k in self.strided.drain(..) {
+            plan.strides.push((k, self.kinds[k as usize].stride.1));
+        }
+    }
+
+    /// The id of a record kind, made (and defined in `plan`) on first use.
+    fn kind(&mut self, format: &'static str, path: &str, plan: &mut Plan) -> u32 {
+        let mut key = std::mem::take(&mut self.scratch);
+        key.clear();
+        for part in [format, "|", path] {
+            key.push_str(part);
+        }
+        let found = self.ids.get(key.as_str()).copied();
+        self.scratch = key;
+        if let Some(k) = found {
+            return k;
+        }
+        let k = self.kinds.len() as u32;
+        self.ids.insert(self.scratch.clone(), k);
+        self.kinds.push(PlanKind { path: path.to_string(), stride: (0, 0), ..PlanKind::default() });
+        plan.defs.push(Def::Kind { format, path: path.to_string() });
+        k
+    }
+
+    /// The slot of child `name` of record kind `kind`, and whether the name is indexed.
+    fn slot(&mut self, kind: u32, name: &str, plan: &mut Plan) -> (usize, bool) {
+        let k = &mut self.kinds[kind as usize];
+        if let Some(&x) = k.children.get(name) {
             return x;
         }
         let folded = fold(name);
         let indexed = folded.ends_with("[*]");
-        let slot = match cache.slots.iter().position(|s| s.folded == folded) {
-            Some(k) => k,
+        let slot = match k.slots.iter().position(|s| s.folded == folded) {
+            Some(s) => s,
             None => {
-                cache.slots.push(Slot { folded, ..Slot::default() });
-                cache.slots.len() - 1
+                plan.defs.push(Def::Slot { kind, folded: folded.clone() });
+                k.slots.push(PlanSlot { folded, id: self.slots, kind: None });
+                self.slots += 1;
+                k.slots.len() - 1
             }
         };
-        cache.children.insert(name.to_string(), (slot, indexed));
+        k.children.insert(name.to_string(), (slot, indexed));
         (slot, indexed)
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn walk_record(
+    fn record(
         &mut self,
-        w: &mut Walk,
-        kid: usize,
+        d: &Doc,
+        plan: &mut Plan,
+        kind: u32,
         path: &str,
         children: &[u32],
-        parent: Option<usize>,
-        next: Option<u64>,
+        (parent, parent_path): (u32, usize),
+        next: Next,
         extent: Option<(u64, u64)>,
     ) {
-        let inst = w.bufs.insts.len();
-        let v0 = w.bufs.values.len();
-        w.bufs.insts.push(Inst { kind: kid, parent, values: v0..v0 });
-        // The kind's cache is taken out while the record is walked, and put back after.
-        let Some(mut cache) = self.caches.get_mut(kid).and_then(Option::take) else { return };
-        let kind_name = std::mem::take(&mut cache.kind);
-        let kind = kind_name.as_str();
-        let file = w.file;
-        let root = parent.is_none();
-
-        let doc = w.doc;
-        let (shape, texts) = (&doc.shape, w.texts);
+        let me = plan.records.len();
+        // The path past the parent's: the census joins them again only for the places it
+        // keeps.
+        plan.paths.push_str(path.get(parent_path..).unwrap_or(path));
+        let (shape, texts) = (&d.parsed.shape, d.texts);
         let nodes = || children.iter().map(|&k| shape.node(k));
         let leaves = || nodes().filter(|c| c.span().is_some());
         // A record starts at its node's start: the extent a decoder declared
@@ -244,52 +322,56 @@ impl Census {
             }
         };
         // An element of an array of records owns the bytes up to the next element when no
-        // span covers them: a section record's undescribed tail is the section's.
-        if let Some(n) = next.filter(|&n| n > hi && hi > lo && n - lo <= MAX_RECORD_BYTES) {
-            w.cover.holes_into(hi, n, &mut w.bufs.holes);
-            if w.bufs.holes == [(hi, n)] {
-                hi = n;
+        // span covers them: a section record's undescribed tail is the section's. A lone
+        // element's next one is where an earlier file's stride says: how far the uncovered
+        // bytes reach is noted for the census to decide.
+        let mut reach = 0;
+        match next {
+            Next::At(n) if n > hi && hi > lo && n - lo <= MAX_RECORD_BYTES => {
+                d.cover.holes_into(hi, n, &mut self.holes);
+                if self.holes == [(hi, n)] {
+                    hi = n;
+                }
             }
+            Next::Borrowed if hi > lo && hi - lo < MAX_RECORD_BYTES => {
+                d.cover.holes_into(hi, lo + MAX_RECORD_BYTES, &mut self.holes);
+                reach = self.holes.first().filter(|h| h.0 == hi).map_or(0, |h| h.1);
+            }
+            _ => {}
         }
-        let place = |offset: u64| move || Place { file, record: path.to_string(), offset };
 
         for c in leaves() {
             let Some(span) = texts.span(c) else { continue };
-            let (ty, value, name) = (span.ty.as_ref(), span.value.as_str(), texts.name(c));
-            let id = match cache.names.get(name) {
+            let name = texts.name(c);
+            let k = &mut self.kinds[kind as usize];
+            let id = match k.names.get(name) {
                 Some(&id) => id,
                 None => {
-                    let id = self.intern(w.format, EntryKind::Field, join(kind, &fold(name)), kind, ty);
-                    cache.names.insert(name.to_string(), id);
+                    let id = self.fields;
+                    self.fields += 1;
+                    k.names.insert(name.to_string(), id);
+                    let (ty, width, confidence, indexed) = (span.ty.to_string(), c.end - c.start, span.confidence, name.ends_with(']'));
+                    plan.defs.push(Def::Field { kind, name: name.to_string(), ty, width, confidence, indexed });
                     id
                 }
             };
-            let e = &mut self.entries[id];
-            if e.records == 0 {
-                e.width = c.end - c.start;
-                e.confidence = Some(span.confidence);
-            }
-            let rel = c.start.saturating_sub(lo);
-            let num = e.add(&span.value, || parse_number(ty, value), Some(rel), place(c.start), file);
-            // An indexed leaf (`lod_ptr[3]`) has several values per record: not a relation.
-            if let (Some(n), false) = (num, name.ends_with(']')) {
-                w.bufs.values.push((id, n));
-            }
+            plan.fields.push(FieldOp { id, flags: span.ty.contains("flags"), at: c.start });
+            plan.values.push(span.value.clone());
         }
 
         // Indexed children by folded name, in the order they first appear; and the group
-        // children, each a record of its own kind walked after this one's own bytes (one slot
-        // look-up a child serves both).
+        // children, each a record of its own kind walked after this one (one slot look-up a
+        // child serves both).
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
-        let g0 = w.bufs.groups.len();
+        let g0 = self.groups.len();
         for (k, c) in children.iter().map(|&k| (k, shape.node(k))) {
             let group = c.has_kids() && c.region().is_none();
             let name = texts.name(c);
             if !group && !name.ends_with(']') {
                 continue;
             }
-            let (slot, indexed) = Self::slot(&mut cache, name);
+            let (slot, indexed) = self.slot(kind, name, plan);
             if indexed {
                 match counts.iter_mut().find(|x| x.0 == slot) {
                     Some(x) => x.1 += 1,
@@ -297,62 +379,36 @@ impl Census {
                 }
             }
             if group {
-                let ckid = match cache.slots[slot].kind {
-                    Some(k) => k,
+                let ckind = match self.kinds[kind as usize].slots[slot].kind {
+                    Some(ck) => ck,
                     None => {
-                        let k = self.kind_id(w.format, &join(kind, &cache.slots[slot].folded));
-                        cache.slots[slot].kind = Some(k);
-                        k
+                        let k = &self.kinds[kind as usize];
+                        let cpath = join(&k.path, &k.slots[slot].folded);
+                        let ck = self.kind(d.format, &cpath, plan);
+                        self.kinds[kind as usize].slots[slot].kind = Some(ck);
+                        ck
                     }
                 };
-                w.bufs.groups.push(Group { node: k, kind: ckid, indexed, prev: None, after: None });
+                self.groups.push(Group { node: k, kind: ckind, indexed, prev: None, after: None });
             }
         }
         for &(slot, n, at) in &counts {
-            let id = match cache.slots[slot].count {
-                Some(id) => id,
-                None => {
-                    let id = self.intern(w.format, EntryKind::Count, join(kind, &cache.slots[slot].folded), kind, "count");
-                    cache.slots[slot].count = Some(id);
-                    id
-                }
-            };
-            self.entries[id].add_number(n, None, place(at), file);
-            w.bufs.values.push((id, n as f64));
+            let slot = self.kinds[kind as usize].slots[slot].id;
+            plan.nums.push(NumOp { slot, region: false, n, stride: 0, at });
         }
         self.counts = counts;
-
         for c in nodes() {
-            let Some(r) = c.region().and_then(|i| doc.decode.fields.regions.get(i as usize)) else { continue };
-            let (slot, _) = Self::slot(&mut cache, texts.name(c));
-            let ids = match cache.slots[slot].region {
-                Some(ids) => ids,
-                None => {
-                    let rpath = join(kind, &cache.slots[slot].folded);
-                    let count = self.intern(w.format, EntryKind::RegionCount, rpath.clone(), kind, "count");
-                    let stride = self.intern(w.format, EntryKind::RegionStride, rpath, kind, "stride");
-                    cache.slots[slot].region = Some((count, stride));
-                    (count, stride)
-                }
-            };
-            for (id, n) in [(ids.0, r.count), (ids.1, r.stride)] {
-                self.entries[id].add_number(n, None, place(r.start), file);
-                w.bufs.values.push((id, n as f64));
-            }
+            let Some(r) = c.region().and_then(|i| d.parsed.decode.fields.regions.get(i as usize)) else { continue };
+            let (slot, _) = self.slot(kind, texts.name(c), plan);
+            let slot = self.kinds[kind as usize].slots[slot].id;
+            plan.nums.push(NumOp { slot, region: true, n: r.count, stride: r.stride, at: r.start });
         }
 
-        let size = if root { doc.bytes.len() as u64 } else { hi.saturating_sub(lo) };
-        if root || hi > lo {
-            let id = match cache.size {
-                Some(id) => id,
-                None => *cache.size.insert(self.intern(w.format, EntryKind::Size, record_name(kind).to_string(), kind, "size")),
-            };
-            self.entries[id].add_number(size, None, place(lo), file);
-            w.bufs.values.push((id, size as f64));
-        }
-
+        let h0 = plan.holes.len() as u32;
+        let (mut h1, mut e1, mut u1) = (h0, h0, h0);
         if hi > lo {
             let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
+            let subrecords = || nodes().filter(|c| c.has_kids() && c.region().is_none());
             // Most records are tiled by their fields and sub-records (children come sorted by
             // start): then no byte is unexplained and the spans need not be asked.
             let mut tiled = lo;
@@ -362,87 +418,67 @@ impl Census {
                 }
                 tiled = tiled.max(c.end);
             }
-            let mut holes = std::mem::take(&mut w.bufs.holes);
+            let mut holes = std::mem::take(&mut self.holes);
             holes.clear();
             if tiled < end {
-                w.cover.holes_into(lo, end, &mut holes);
-                for c in nodes().filter(|c| c.has_kids() && c.region().is_none()) {
-                    subtract(&mut holes, (c.start, c.end));
-                }
+                d.cover.holes_into(lo, end, &mut holes);
+                subrecords().for_each(|c| subtract(&mut holes, (c.start, c.end)));
             }
-            for &(s, e) in &holes {
-                self.unexplained(w, &mut cache, EntryKind::Uncovered, kind, path, lo, s, e);
+            plan.holes.extend_from_slice(&holes);
+            h1 = plan.holes.len() as u32;
+            if reach > hi {
+                holes.clear();
+                holes.push((hi, reach));
+                subrecords().for_each(|c| subtract(&mut holes, (c.start, c.end)));
+                plan.holes.extend_from_slice(&holes);
             }
-            w.bufs.holes = holes;
+            e1 = plan.holes.len() as u32;
+            self.holes = holes;
             for c in leaves().filter(|c| texts.span(c).is_some_and(|s| s.confidence == Confidence::Unknown)) {
-                self.unexplained(w, &mut cache, EntryKind::Unknown, kind, path, lo, c.start, c.end.min(end));
+                plan.holes.push((c.start, c.end.min(end)));
             }
+            u1 = plan.holes.len() as u32;
         }
-        w.bufs.insts[inst].values = v0..w.bufs.values.len();
+        let ends = Ends { path: plan.paths.len() as u32, fields: plan.fields.len() as u32, nums: plan.nums.len() as u32, holes: h1, ext: e1, unknown: u1 };
+        plan.records.push(Rec { kind, parent, ends, lo, hi, reach });
 
-        cache.kind = kind_name;
-        self.caches[kid] = Some(cache);
         // Where the elements of the same array before and after each start: mostly the
         // neighbours, so the searches stop at once.
-        let g1 = w.bufs.groups.len();
+        let g1 = self.groups.len();
         for k in g0..g1 {
-            let (kd, start) = (w.bufs.groups[k].kind, shape.node(w.bufs.groups[k].node).start);
-            if let Some(j) = (g0..k).rev().find(|&j| w.bufs.groups[j].kind == kd) {
-                w.bufs.groups[k].prev = Some(shape.node(w.bufs.groups[j].node).start);
-                w.bufs.groups[j].after = Some(start);
+            let (kd, start) = (self.groups[k].kind, shape.node(self.groups[k].node).start);
+            if let Some(j) = (g0..k).rev().find(|&j| self.groups[j].kind == kd) {
+                self.groups[k].prev = Some(shape.node(self.groups[j].node).start);
+                self.groups[j].after = Some(start);
             }
         }
         for k in g0..g1 {
-            let g = w.bufs.groups[k];
+            let g = self.groups[k];
             let c = shape.node(g.node);
             // The last element takes the stride of the one before it, a lone one the stride
-            // last seen for its kind.
+            // last seen for its kind: in this file if it had one, else the census's.
             let next = if !g.indexed {
-                None
+                Next::None
             } else {
-                let kc = self.caches.get_mut(g.kind).and_then(Option::as_mut);
-                let stride = g.prev.map(|b| c.start - b).or(kc.as_ref().and_then(|k| k.stride));
-                if let (Some(a), Some(k)) = (g.after, kc) {
-                    k.stride = Some(a - c.start);
+                let file = self.file;
+                let pk = &mut self.kinds[g.kind as usize];
+                let here = (pk.stride.0 == file).then_some(pk.stride.1);
+                let stride = g.prev.map(|b| c.start.saturating_sub(b)).or(here);
+                if let Some(a) = g.after {
+                    if pk.stride.0 != file {
+                        self.strided.push(g.kind);
+                    }
+                    pk.stride = (file, a.saturating_sub(c.start));
                 }
-                g.after.or_else(|| stride.map(|d| c.start + d))
-            };
-            self.walk_record(w, g.kind, texts.path(c), shape.kids(c), Some(inst), next, Some((c.start, c.end)));
-        }
-        w.bufs.groups.truncate(g0);
-    }
-
-    /// Counts bytes `[s, e)` of a record starting at `lo`: as u32 words where a whole word
-    /// at a record-relative multiple of 4 is inside the range, else byte by byte.
-    #[allow(clippy::too_many_arguments)]
-    fn unexplained(&mut self, w: &Walk, cache: &mut KindCache, ek: EntryKind, kind: &str, path: &str, lo: u64, s: u64, e: u64) {
-        let file = w.file;
-        let mut o = s.saturating_sub(lo);
-        let r1 = e.saturating_sub(lo);
-        while o < r1 {
-            let width = if o.is_multiple_of(4) && o + 4 <= r1 { 4 } else { 1 };
-            let abs = lo + o;
-            let Some(b) = usize::try_from(abs).ok().and_then(|a| w.doc.bytes.get(a..a.checked_add(width)?)) else { break };
-            let v = b.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64);
-            // Offsets stay below MAX_RECORD_BYTES: the slots are a short dense list.
-            let slot = super::byte_slot(o, ek == EntryKind::Unknown, width == 4);
-            if cache.bytes.len() <= slot {
-                cache.bytes.resize(slot + 1, super::NO_ENTRY);
-            }
-            let id = match cache.bytes[slot] {
-                super::NO_ENTRY => {
-                    let ty = if width == 4 { "u32" } else { "u8" };
-                    let id = self.intern(w.format, ek, format!("{}+0x{:02x}", record_name(kind), o), kind, ty);
-                    cache.bytes[slot] = id as u32;
-                    id
+                match (g.after, stride) {
+                    (Some(a), _) => Next::At(a),
+                    (None, Some(s)) => Next::At(c.start.saturating_add(s)),
+                    (None, None) => Next::Borrowed,
                 }
-                id => id as usize,
             };
-            let en = &mut self.entries[id];
-            en.width = width as u64;
-            en.add_number(v, Some(o), || Place { file, record: path.to_string(), offset: abs }, file);
-            o += width as u64;
+            self.record(d, plan, g.kind, texts.path(c), shape.kids(c), (me as u32, path.len()), next, Some((c.start, c.end)));
         }
+        self.groups.truncate(g0);
     }
 }
 

@@ -7,7 +7,7 @@ use crate::document::{Decode, Document};
 use crate::error::Error;
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum Format {
     #[serde(rename = "gem-ply")]
     GemPly,
@@ -16,6 +16,7 @@ pub enum Format {
     #[serde(rename = "frostbite-chunk")]
     FrostbiteChunk,
     #[serde(rename = "unknown")]
+    #[default]
     Unknown,
 }
 

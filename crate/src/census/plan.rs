@@ -1,0 +1,171 @@
+//! What one file gives the census, made where the file was decoded: its records in walk
+//! order, and for each the values to count (fields, counts, array regions) and the byte
+//! ranges no field explains. Names are the planner's own small ids, defined in the plan that
+//! first uses them, so the census resolves a name once per planner, not once per record.
+//!
+//! A plan is a few tens of KB where the decoded document is about 160: on two threads, the
+//! census reads the plan another core wrote, and that reading is what costs (docs/census.md,
+//! "How fast").
+
+use crate::formats::Format;
+use crate::short::Short;
+use crate::span::Confidence;
+
+/// A name a planner made an id for, in the order it made them (each list of ids counts from 0
+/// per planner).
+#[derive(Debug, Clone)]
+pub enum Def {
+    /// A record kind: its folded path, `lod[*].section[*]`, in a format.
+    Kind { format: &'static str, path: String },
+    /// A field of a record kind, by its unfolded leaf name; the type, length and confidence
+    /// it first came with (an entry takes its record's first field's: that is always one
+    /// whose name a planner uses for the first time); and whether the name is indexed
+    /// (`lod_ptr[3]`: several values per record, so no relation).
+    Field { kind: u32, name: String, ty: String, width: u64, confidence: Confidence, indexed: bool },
+    /// A folded child name of a record kind: the array it counts, or its region.
+    Slot { kind: u32, folded: String },
+}
+
+/// One field in one record, 16 bytes; its value is the same place in `Plan::values`.
+#[derive(Debug, Clone)]
+pub struct FieldOp {
+    /// The planner's field id.
+    pub id: u32,
+    /// Whether the field's type is a flags type (its `0x5 (a | c)` text is a number).
+    pub flags: bool,
+    /// Where the field starts in the file.
+    pub at: u64,
+}
+
+/// A count of indexed children (`lod[*].section[*]` per LOD), or an array region's count and
+/// stride.
+#[derive(Debug, Clone, Copy)]
+pub struct NumOp {
+    /// The planner's slot id.
+    pub slot: u32,
+    pub region: bool,
+    /// The count.
+    pub n: u64,
+    /// The region's stride.
+    pub stride: u64,
+    /// Where the first child or the region starts.
+    pub at: u64,
+}
+
+/// One record, in walk order (each after its parent), 56 bytes. Its parts are runs of the
+/// plan's lists, each starting where the record before's ends (`Plan::parts`).
+#[derive(Debug, Clone)]
+pub struct Rec {
+    /// The planner's kind id.
+    pub kind: u32,
+    /// The enclosing record's index; `NO_PARENT` for the file itself.
+    pub parent: u32,
+    pub ends: Ends,
+    /// Where it starts and ends, as far as its own file tells.
+    pub lo: u64,
+    pub hi: u64,
+    /// A lone element of an array of records whose end is the stride an earlier file's
+    /// elements of its kind had: the uncovered bytes from `hi` on end at `reach` (0 when
+    /// there is no such stride to take), and `ext` are those bytes less sub-records, which
+    /// the record owns if the stride says so. Only the census knows the earlier files.
+    pub reach: u64,
+}
+
+pub const NO_PARENT: u32 = u32::MAX;
+
+/// Where a record's parts end in the plan's lists.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ends {
+    /// Its path past its parent's, in `Plan::paths`.
+    pub path: u32,
+    pub fields: u32,
+    pub nums: u32,
+    /// In `Plan::holes`, one after the other: the bytes no span covers, the `ext` bytes, the
+    /// bytes of Unknown fields.
+    pub holes: u32,
+    pub ext: u32,
+    pub unknown: u32,
+}
+
+/// A record's parts.
+pub struct Parts<'p> {
+    pub fields: &'p [FieldOp],
+    pub values: &'p [Short],
+    pub nums: &'p [NumOp],
+    pub holes: &'p [(u64, u64)],
+    pub ext: &'p [(u64, u64)],
+    pub unknown: &'p [(u64, u64)],
+}
+
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub name: String,
+    pub format: Format,
+    /// The file's length, and whether its decode had errors.
+    pub len: u64,
+    pub errors: bool,
+    /// Names first used in this plan.
+    pub defs: Vec<Def>,
+    pub paths: String,
+    pub records: Vec<Rec>,
+    pub fields: Vec<FieldOp>,
+    /// The fields' values (apart: pushed on their own they are copied at once, where
+    /// building them into a `FieldOp` went through the stack).
+    pub values: Vec<Short>,
+    pub nums: Vec<NumOp>,
+    pub holes: Vec<(u64, u64)>,
+    /// The stride each record kind's array elements last had in this file, where they had
+    /// one: the stride a lone element of a later file takes.
+    pub strides: Vec<(u32, u64)>,
+}
+
+impl Plan {
+    /// Empties the plan, keeping its lists' room.
+    pub fn clear(&mut self) {
+        self.name.clear();
+        self.format = Format::Unknown;
+        self.len = 0;
+        self.errors = false;
+        self.defs.clear();
+        self.paths.clear();
+        self.records.clear();
+        self.fields.clear();
+        self.values.clear();
+        self.nums.clear();
+        self.holes.clear();
+        self.strides.clear();
+    }
+
+    /// The parts of record `i`.
+    pub fn parts(&self, i: usize) -> Parts<'_> {
+        let (Some(r), before) = (self.records.get(i), i.checked_sub(1).and_then(|b| self.records.get(b))) else {
+            return Parts { fields: &[], values: &[], nums: &[], holes: &[], ext: &[], unknown: &[] };
+        };
+        let b = before.map_or(Ends::default(), |b| b.ends);
+        fn run<T>(list: &[T], a: u32, b: u32) -> &[T] {
+            list.get(a as usize..b as usize).unwrap_or(&[])
+        }
+        let e = r.ends;
+        Parts {
+            fields: run(&self.fields, b.fields, e.fields),
+            values: run(&self.values, b.fields, e.fields),
+            nums: run(&self.nums, b.nums, e.nums),
+            holes: run(&self.holes, b.unknown, e.holes),
+            ext: run(&self.holes, e.holes, e.ext),
+            unknown: run(&self.holes, e.ext, e.unknown),
+        }
+    }
+
+    /// Record `i`'s unfolded path, `lod[1].section[3]`: its parents' parts and its own.
+    pub fn path(&self, i: usize) -> String {
+        let mut parts = Vec::new();
+        let mut at = Some(i);
+        while let Some(r) = at.and_then(|k| Some((k, self.records.get(k)?))) {
+            let a = r.0.checked_sub(1).and_then(|b| self.records.get(b)).map_or(0, |b| b.ends.path);
+            parts.push(self.paths.get(a as usize..r.1.ends.path as usize).unwrap_or(""));
+            // Parents come before their records: the walk up always ends.
+            at = (r.1.parent < r.0 as u32).then_some(r.1.parent as usize);
+        }
+        parts.iter().rev().copied().collect()
+    }
+}
