@@ -263,6 +263,12 @@ impl Entry {
     }
 }
 
+/// Whether a field's type is a flags type (`u8 flags`), whose `0x5 (a | c)` text is a
+/// number. A plain scan: types are a few bytes, too short for a substring searcher to pay.
+pub fn is_flags(ty: &str) -> bool {
+    ty.as_bytes().windows(5).any(|w| w == b"flags")
+}
+
 /// A field's value as a number, where its text is one: `12`, `-3.5`, `0x1f`, or, for a
 /// field of a flags type, flags shown as `0x5 (a | c)`. Vectors, strings and hex dumps are
 /// not numbers.
@@ -345,6 +351,9 @@ mod tests {
         assert_eq!(parse_number(false, "12"), Some(12.0));
         assert_eq!(parse_number(false, "-3.5"), Some(-3.5));
         assert_eq!(parse_number(true, "0x5 (a | c)"), Some(5.0));
+        assert_eq!(parse_number(false, "0x5 (a | c)"), None, "only a flags type's text");
+        assert!(is_flags("u8 flags") && is_flags("flags") && is_flags("u32 flags (bits)"));
+        assert!(!is_flags("u32") && !is_flags("flag") && !is_flags(""));
         assert_eq!(parse_number(false, "0x1f"), Some(31.0));
         assert_eq!(parse_number(false, "[1, 2, 3]"), None);
         assert_eq!(parse_number(false, "EPLY"), None);

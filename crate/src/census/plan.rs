@@ -158,14 +158,18 @@ impl Plan {
 
     /// Record `i`'s unfolded path, `lod[1].section[3]`: its parents' parts and its own.
     pub fn path(&self, i: usize) -> String {
-        let mut parts = Vec::new();
-        let mut at = Some(i);
-        while let Some(r) = at.and_then(|k| Some((k, self.records.get(k)?))) {
-            let a = r.0.checked_sub(1).and_then(|b| self.records.get(b)).map_or(0, |b| b.ends.path);
-            parts.push(self.paths.get(a as usize..r.1.ends.path as usize).unwrap_or(""));
-            // Parents come before their records: the walk up always ends.
-            at = (r.1.parent < r.0 as u32).then_some(r.1.parent as usize);
+        let mut out = String::with_capacity(32);
+        self.push_path(i, &mut out);
+        out
+    }
+
+    fn push_path(&self, i: usize, out: &mut String) {
+        let Some(r) = self.records.get(i) else { return };
+        // Parents come before their records: the walk up always ends.
+        if r.parent < i as u32 {
+            self.push_path(r.parent as usize, out);
         }
-        parts.iter().rev().copied().collect()
+        let a = i.checked_sub(1).and_then(|b| self.records.get(b)).map_or(0, |b| b.ends.path);
+        out.push_str(self.paths.get(a as usize..r.ends.path as usize).unwrap_or(""));
     }
 }

@@ -1,6 +1,7 @@
 //! One document's way into the census: its tree walked record by record into a `Plan`,
 //! where the file was decoded. The census then counts the plan (`apply`).
 
+use super::accumulate::is_flags;
 use super::fold::{fold, join};
 use super::plan::{Def, Ends, FieldOp, NumOp, Plan, Rec, NO_PARENT};
 use super::{FxMap, Parsed};
@@ -169,6 +170,8 @@ struct PlanKind {
     path: String,
     /// Field ids by unfolded leaf name.
     names: FxMap<String, u32>,
+    /// The field ids of the last record of the kind, in order.
+    seq: Vec<u32>,
     /// Child names: their slot here, and whether the name is indexed.
     children: FxMap<String, (usize, bool)>,
     slots: Vec<PlanSlot>,
@@ -197,7 +200,8 @@ pub struct Planner {
     /// Record kinds by `format|path`.
     ids: FxMap<String, u32>,
     kinds: Vec<PlanKind>,
-    fields: u32,
+    /// Each field id's leaf name.
+    names: Vec<String>,
     slots: u32,
     /// The files planned so far, which stamps `PlanKind::stride`.
     file: u32,
@@ -340,22 +344,31 @@ impl Planner {
             _ => {}
         }
 
+        let mut n = 0;
         for c in leaves() {
             let Some(span) = texts.span(c) else { continue };
             let name = texts.name(c);
             let k = &mut self.kinds[kind as usize];
-            let id = match k.names.get(name) {
-                Some(&id) => id,
+            // A kind's fields come in the same order record after record: the field at this
+            // place last time is checked first, by its name, before any hashing.
+            let guess = k.seq.get(n).copied().filter(|&id| self.names.get(id as usize).is_some_and(|s| s == name));
+            let id = match guess.or_else(|| k.names.get(name).copied()) {
+                Some(id) => id,
                 None => {
-                    let id = self.fields;
-                    self.fields += 1;
+                    let id = self.names.len() as u32;
+                    self.names.push(name.to_string());
                     k.names.insert(name.to_string(), id);
                     let (ty, width, confidence, indexed) = (span.ty.to_string(), c.end - c.start, span.confidence, name.ends_with(']'));
                     plan.defs.push(Def::Field { kind, name: name.to_string(), ty, width, confidence, indexed });
                     id
                 }
             };
-            plan.fields.push(FieldOp { id, flags: span.ty.contains("flags"), at: c.start });
+            match k.seq.get_mut(n) {
+                Some(x) => *x = id,
+                None => k.seq.push(id),
+            }
+            n += 1;
+            plan.fields.push(FieldOp { id, flags: is_flags(&span.ty), at: c.start });
             plan.values.push(span.value.clone());
         }
 
