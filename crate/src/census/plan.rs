@@ -136,6 +136,17 @@ impl Plan {
         self.strides.clear();
     }
 
+    /// About how much memory the plan's lists hold.
+    pub fn capacity_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.fields.capacity() * size_of::<FieldOp>()
+            + self.values.capacity() * size_of::<Short>()
+            + self.records.capacity() * size_of::<Rec>()
+            + self.nums.capacity() * size_of::<NumOp>()
+            + self.holes.capacity() * 16
+            + self.paths.capacity()
+    }
+
     /// The parts of record `i`.
     pub fn parts(&self, i: usize) -> Parts<'_> {
         let (Some(r), before) = (self.records.get(i), i.checked_sub(1).and_then(|b| self.records.get(b))) else {
