@@ -159,6 +159,13 @@ impl<const N: usize> PartialEq for Inline<N> {
 
 impl<const N: usize> Eq for Inline<N> {}
 
+/// A map keyed by texts is asked with a `str`: hashing and equality are the text's.
+impl<const N: usize> std::borrow::Borrow<str> for Inline<N> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
 /// Hashes as its text does, so a map keyed by inline texts finds them by `same`.
 impl<const N: usize> std::hash::Hash for Inline<N> {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {

@@ -149,7 +149,7 @@ impl Entry {
     /// inside its record, for entries that have one.
     pub fn add(
         &mut self,
-        value: &Short,
+        value: &str,
         num: impl FnOnce() -> Option<f64>,
         rel: Option<u64>,
         place: impl FnOnce() -> Place,
@@ -167,8 +167,8 @@ impl Entry {
         }
         let mut place = Some(place);
         let last_is = |e: &Entry| match &e.last_text {
-            Some(t) => t.same(value),
-            None => e.values.get(e.last).is_some_and(|(k, _)| k.same(value)),
+            Some(t) => t.as_str() == value,
+            None => e.values.get(e.last).is_some_and(|(k, _)| k.as_str() == value),
         };
         let at = if self.last < self.values.len() && last_is(self) {
             Some(self.last)
@@ -176,10 +176,10 @@ impl Entry {
             self.index.get(value).map(|&i| i as usize)
         };
         let (num, fresh) = match at.and_then(|i| Some((i, self.values.get_mut(i)?))) {
-            Some((i, (_, v))) => {
+            Some((i, (k, v))) => {
                 if self.last != i {
                     self.last = i;
-                    self.last_text = value.inline();
+                    self.last_text = k.inline();
                     self.last_num = v.num;
                 }
                 v.count += 1;
@@ -206,11 +206,12 @@ impl Entry {
                 let mut places = Vec::with_capacity(EXAMPLES);
                 places.push(p());
                 let stats = ValueStats { count: 1, files: 1, last_file: file, num, places };
+                let value = Short::from(value);
                 self.index.insert(value.clone(), self.values.len() as u32);
                 self.last = self.values.len();
                 self.last_text = value.inline();
                 self.last_num = num;
-                self.values.push((value.clone(), stats));
+                self.values.push((value, stats));
             }
         }
         num
@@ -222,7 +223,7 @@ impl Entry {
         let x = n as f64;
         let same = self.records > 0 && self.offset == rel && self.last < self.values.len() && self.last_num == Some(x);
         if !same {
-            self.add(&Short::from(decimal(n, &mut [0; 20])), || Some(x), rel, place, file);
+            self.add(decimal(n, &mut [0; 20]), || Some(x), rel, place, file);
             return;
         }
         self.records += 1;
@@ -299,7 +300,7 @@ mod tests {
         let mut e = Entry::new(EntryKind::Field, "a".into(), String::new(), "u32".into());
         for file in 0..3u32 {
             for _ in 0..2 {
-                e.add(&"7".into(), || Some(7.0), Some(4), || place(file), file);
+                e.add("7", || Some(7.0), Some(4), || place(file), file);
             }
         }
         assert_eq!((e.files, e.records), (3, 6));
@@ -308,7 +309,7 @@ mod tests {
         assert_eq!(e.values[0].1.files, 3);
         assert_eq!(e.values[0].1.places.len(), EXAMPLES);
         for i in 0..(VALUE_CAP as u64 + 10) {
-            e.add(&i.to_string().into(), || Some(i as f64), Some(8), || place(9), 9);
+            e.add(&i.to_string(), || Some(i as f64), Some(8), || place(9), 9);
         }
         assert_eq!(e.values.len(), VALUE_CAP);
         // "7" is kept already: 1033 new values arrive, 1023 fit.
@@ -324,7 +325,7 @@ mod tests {
         let (a, b) = ("00 ".repeat(20), "00 ".repeat(19) + "01 ");
         let mut e = Entry::new(EntryKind::Field, "u".into(), String::new(), "u8[]".into());
         for (k, v) in [a.as_str(), &a, &b, &a, "7", &b, &b].into_iter().enumerate() {
-            e.add(&Short::from(v), || None, Some(0), || place(k as u32), k as u32);
+            e.add(v, || None, Some(0), || place(k as u32), k as u32);
         }
         let got: Vec<(&str, u64, u64)> = e.values.iter().map(|(t, v)| (t.as_str(), v.count, v.files)).collect();
         assert_eq!(got, [(a.as_str(), 3, 3), (b.as_str(), 3, 3), ("7", 1, 1)]);
@@ -337,10 +338,10 @@ mod tests {
         for (i, n) in [4u64, 4, 4, 7, 4, 4, 12, 12, 0].into_iter().enumerate() {
             let file = i as u32 / 3;
             a.add_number(n, Some(8), || place(file), file);
-            b.add(&n.to_string().into(), || Some(n as f64), Some(8), || place(file), file);
+            b.add(&n.to_string(), || Some(n as f64), Some(8), || place(file), file);
         }
         a.add_number(4, Some(9), || place(5), 5);
-        b.add(&"4".into(), || Some(4.0), Some(9), || place(5), 5);
+        b.add("4", || Some(4.0), Some(9), || place(5), 5);
         let show = |e: &Entry| format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.offset_varies, &e.values));
         assert_eq!(show(&a), show(&b));
         assert_eq!(a.values[0].1.count, 6);

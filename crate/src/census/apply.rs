@@ -91,9 +91,11 @@ impl Census {
         bufs.insts.clear();
         bufs.values.clear();
         let format = plan.format.name();
+        // The fields' values are taken from `plan.values` in order.
+        let mut value_at = 0;
         for (i, r) in plan.records.iter().enumerate() {
             let kid = names.kinds.get(r.kind as usize).copied().unwrap_or(0);
-            self.count_record(plan, i, r, kid, &mut names, &mut bufs, (bytes, file, format));
+            self.count_record(plan, i, r, kid, &mut names, &mut bufs, (bytes, file, format), &mut value_at);
         }
         for &(k, stride) in &plan.strides {
             if let Some(Some(c)) = names.kinds.get(k as usize).and_then(|&k| self.caches.get_mut(k)) {
@@ -106,13 +108,17 @@ impl Census {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn count_record(&mut self, plan: &Plan, i: usize, r: &Rec, kid: usize, names: &mut Names, bufs: &mut Bufs, (bytes, file, format): (&[u8], u32, &'static str)) {
+    fn count_record(&mut self, plan: &Plan, i: usize, r: &Rec, kid: usize, names: &mut Names, bufs: &mut Bufs, (bytes, file, format): (&[u8], u32, &'static str), value_at: &mut usize) {
         let v0 = bufs.values.len();
         let inst = bufs.insts.len();
         let parent = (r.parent != NO_PARENT).then_some(r.parent as usize);
         bufs.insts.push(Inst { kind: kid, parent, values: v0..v0 });
         // The kind's cache is taken out while the record is counted, and put back after.
-        let Some(mut cache) = self.caches.get_mut(kid).and_then(Option::take) else { return };
+        let Some(mut cache) = self.caches.get_mut(kid).and_then(Option::take) else {
+            // Not met (records are counted one after the other), but the values stay in step.
+            *value_at += plan.parts(i).fields.iter().map(|f| f.len()).sum::<usize>();
+            return;
+        };
         let kind_name = std::mem::take(&mut cache.kind);
         let kind = kind_name.as_str();
         let parts = plan.parts(i);
@@ -129,7 +135,9 @@ impl Census {
             }
         }
 
-        for (f, value) in parts.fields.iter().zip(parts.values) {
+        for f in parts.fields {
+            let value = plan.values.get(*value_at..*value_at + f.len()).unwrap_or("");
+            *value_at += f.len();
             let Some(field) = names.fields.get_mut(f.id as usize) else { continue };
             let id = match field.entry {
                 NO_ENTRY => {
@@ -153,7 +161,7 @@ impl Census {
                 id => id as usize,
             };
             let rel = f.at.saturating_sub(lo);
-            let num = self.entries[id].add(value, || parse_number(f.flags, value.as_str()), Some(rel), place(f.at), file);
+            let num = self.entries[id].add(value, || parse_number(f.flags(), value), Some(rel), place(f.at), file);
             if let (Some(n), false) = (num, field.indexed) {
                 bufs.values.push((id, n));
             }

@@ -8,7 +8,6 @@
 //! "How fast").
 
 use crate::formats::Format;
-use crate::short::Short;
 use crate::span::Confidence;
 
 /// A name a planner made an id for, in the order it made them (each list of ids counts from 0
@@ -26,15 +25,34 @@ pub enum Def {
     Slot { kind: u32, folded: String },
 }
 
-/// One field in one record, 16 bytes; its value is the same place in `Plan::values`.
+/// One field in one record, 16 bytes; its value's text is the next `len` bytes of
+/// `Plan::values`.
 #[derive(Debug, Clone)]
 pub struct FieldOp {
     /// The planner's field id.
     pub id: u32,
-    /// Whether the field's type is a flags type (its `0x5 (a | c)` text is a number).
-    pub flags: bool,
+    /// The value's length, and in the top bit whether the field's type is a flags type
+    /// (whose `0x5 (a | c)` text is a number).
+    len_flags: u32,
     /// Where the field starts in the file.
     pub at: u64,
+}
+
+const FLAGS: u32 = 1 << 31;
+
+impl FieldOp {
+    /// A field whose value is `len` bytes long (a longer one is not planned: `Plan::push`).
+    fn new(id: u32, len: usize, flags: bool, at: u64) -> FieldOp {
+        FieldOp { id, len_flags: len as u32 | if flags { FLAGS } else { 0 }, at }
+    }
+
+    pub fn len(&self) -> usize {
+        (self.len_flags & !FLAGS) as usize
+    }
+
+    pub fn flags(&self) -> bool {
+        self.len_flags & FLAGS != 0
+    }
 }
 
 /// A count of indexed children (`lod[*].section[*]` per LOD), or an array region's count and
@@ -90,7 +108,6 @@ pub struct Ends {
 /// A record's parts.
 pub struct Parts<'p> {
     pub fields: &'p [FieldOp],
-    pub values: &'p [Short],
     pub nums: &'p [NumOp],
     pub holes: &'p [(u64, u64)],
     pub ext: &'p [(u64, u64)],
@@ -109,9 +126,9 @@ pub struct Plan {
     pub paths: String,
     pub records: Vec<Rec>,
     pub fields: Vec<FieldOp>,
-    /// The fields' values (apart: pushed on their own they are copied at once, where
-    /// building them into a `FieldOp` went through the stack).
-    pub values: Vec<Short>,
+    /// The fields' values, one text after the other: most are a few bytes, so the plan
+    /// carries them in a fifth of the room of a `Short` each.
+    pub values: String,
     pub nums: Vec<NumOp>,
     pub holes: Vec<(u64, u64)>,
     /// The stride each record kind's array elements last had in this file, where they had
@@ -136,11 +153,23 @@ impl Plan {
         self.strides.clear();
     }
 
+    /// Adds a field and its value.
+    pub fn push(&mut self, id: u32, value: &str, flags: bool, at: u64) {
+        // A text of 2 GB is no field value: cut, on a character boundary, rather than lie
+        // about its length.
+        let mut n = value.len().min((FLAGS - 1) as usize);
+        while !value.is_char_boundary(n) {
+            n -= 1;
+        }
+        self.values.push_str(&value[..n]);
+        self.fields.push(FieldOp::new(id, n, flags, at));
+    }
+
     /// About how much memory the plan's lists hold.
     pub fn capacity_bytes(&self) -> usize {
         use std::mem::size_of;
         self.fields.capacity() * size_of::<FieldOp>()
-            + self.values.capacity() * size_of::<Short>()
+            + self.values.capacity()
             + self.records.capacity() * size_of::<Rec>()
             + self.nums.capacity() * size_of::<NumOp>()
             + self.holes.capacity() * 16
@@ -150,7 +179,7 @@ impl Plan {
     /// The parts of record `i`.
     pub fn parts(&self, i: usize) -> Parts<'_> {
         let (Some(r), before) = (self.records.get(i), i.checked_sub(1).and_then(|b| self.records.get(b))) else {
-            return Parts { fields: &[], values: &[], nums: &[], holes: &[], ext: &[], unknown: &[] };
+            return Parts { fields: &[], nums: &[], holes: &[], ext: &[], unknown: &[] };
         };
         let b = before.map_or(Ends::default(), |b| b.ends);
         fn run<T>(list: &[T], a: u32, b: u32) -> &[T] {
@@ -159,7 +188,6 @@ impl Plan {
         let e = r.ends;
         Parts {
             fields: run(&self.fields, b.fields, e.fields),
-            values: run(&self.values, b.fields, e.fields),
             nums: run(&self.nums, b.nums, e.nums),
             holes: run(&self.holes, b.unknown, e.holes),
             ext: run(&self.holes, e.holes, e.ext),

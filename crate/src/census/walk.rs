@@ -3,7 +3,7 @@
 
 use super::accumulate::is_flags;
 use super::fold::{fold, join};
-use super::plan::{Def, Ends, FieldOp, NumOp, Plan, Rec, NO_PARENT};
+use super::plan::{Def, Ends, NumOp, Plan, Rec, NO_PARENT};
 use super::{FxMap, Parsed};
 use crate::formats::Format;
 use crate::shape::Texts;
@@ -368,8 +368,7 @@ impl Planner {
                 None => k.seq.push(id),
             }
             n += 1;
-            plan.fields.push(FieldOp { id, flags: is_flags(&span.ty), at: c.start });
-            plan.values.push(span.value.clone());
+            plan.push(id, &span.value, is_flags(&span.ty), c.start);
         }
 
         // Indexed children by folded name, in the order they first appear; and the group
