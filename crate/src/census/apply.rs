@@ -116,7 +116,7 @@ impl Census {
         // The kind's cache is taken out while the record is counted, and put back after.
         let Some(mut cache) = self.caches.get_mut(kid).and_then(Option::take) else {
             // Not met (records are counted one after the other), but the values stay in step.
-            *value_at += plan.parts(i).fields.iter().map(|f| f.len()).sum::<usize>();
+            *value_at += plan.parts(i).fields.iter().map(|f| f.value_len()).sum::<usize>();
             return;
         };
         let kind_name = std::mem::take(&mut cache.kind);
@@ -136,8 +136,8 @@ impl Census {
         }
 
         for f in parts.fields {
-            let value = plan.values.get(*value_at..*value_at + f.len()).unwrap_or("");
-            *value_at += f.len();
+            let value = plan.values.get(*value_at..*value_at + f.value_len()).unwrap_or("");
+            *value_at += f.value_len();
             let Some(field) = names.fields.get_mut(f.id as usize) else { continue };
             let id = match field.entry {
                 NO_ENTRY => {

@@ -46,7 +46,8 @@ impl FieldOp {
         FieldOp { id, len_flags: len as u32 | if flags { FLAGS } else { 0 }, at }
     }
 
-    pub fn len(&self) -> usize {
+    /// The value's length in `Plan::values`.
+    pub fn value_len(&self) -> usize {
         (self.len_flags & !FLAGS) as usize
     }
 
