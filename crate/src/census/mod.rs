@@ -7,6 +7,7 @@
 
 pub mod accumulate;
 mod apply;
+pub mod cover;
 pub mod fold;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
@@ -62,7 +63,7 @@ pub struct Parsed {
     pub bytes: Vec<u8>,
     pub decode: Decode,
     pub shape: Shape,
-    /// The bytes the fixed spans cover (`walk::merge_spans`).
+    /// The bytes the fixed spans cover (`cover::merge_spans`).
     pub cover: Vec<(u64, u64)>,
 }
 
@@ -78,7 +79,7 @@ impl Parsed {
     pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, decode: Decode) -> Parsed {
         let f = &decode.fields;
         let shape = Shape::new(&f.spans, &f.regions, &f.records);
-        let cover = walk::merge_spans(&f.spans);
+        let cover = cover::merge_spans(&f.spans);
         Parsed { name: name.to_string(), format, bytes, decode, shape, cover }
     }
 }

@@ -3,9 +3,9 @@
 //! ranges no field explains. Names are the planner's own small ids, defined in the plan that
 //! first uses them, so the census resolves a name once per planner, not once per record.
 //!
-//! A plan is a few tens of KB where the decoded document is about 160: on two threads, the
-//! census reads the plan another core wrote, and that reading is what costs (docs/census.md,
-//! "How fast").
+//! A builder MeshSet's plan is about a quarter of its decoded document (which is about
+//! 160 KB): on two threads only the plan crosses from core to core, and that crossing is what
+//! costs (docs/census.md, "How fast").
 
 use crate::formats::Format;
 use crate::span::Confidence;
@@ -25,7 +25,7 @@ pub enum Def {
     Slot { kind: u32, folded: String },
 }
 
-/// One field in one record, 16 bytes; its value's text is the next `len` bytes of
+/// One field in one record, 16 bytes; its value's text is the next `value_len` bytes of
 /// `Plan::values`.
 #[derive(Debug, Clone)]
 pub struct FieldOp {
@@ -41,7 +41,7 @@ pub struct FieldOp {
 const FLAGS: u32 = 1 << 31;
 
 impl FieldOp {
-    /// A field whose value is `len` bytes long (a longer one is not planned: `Plan::push`).
+    /// A field whose value is `len` bytes long (under 2 GB: `Plan::push` cuts).
     fn new(id: u32, len: usize, flags: bool, at: u64) -> FieldOp {
         FieldOp { id, len_flags: len as u32 | if flags { FLAGS } else { 0 }, at }
     }
