@@ -48,6 +48,13 @@ pub(crate) struct KindCache {
 
 pub(crate) const NO_ENTRY: u32 = u32::MAX;
 
+/// Writes a map key made of `parts` into `out` (a buffer kept for it), so that a look-up that
+/// finds its key allocates nothing.
+pub(crate) fn key_into(out: &mut String, parts: &[&str]) {
+    out.clear();
+    parts.iter().for_each(|p| out.push_str(p));
+}
+
 /// Where `KindCache::bytes` keeps the entry of (offset, Unknown or not, word or byte).
 pub(crate) fn byte_slot(offset: u64, unknown: bool, word: bool) -> usize {
     (offset as usize) * 4 + (unknown as usize) * 2 + word as usize
@@ -142,14 +149,8 @@ impl Census {
 
     /// The entry for (format, kind, path, type), created on first use.
     fn intern(&mut self, format: &'static str, kind: EntryKind, path: String, record: &str, ty: &str) -> usize {
-        let mut key = std::mem::take(&mut self.scratch);
-        key.clear();
-        for part in [format, "|", kind.name(), "|", &path, "|", ty] {
-            key.push_str(part);
-        }
-        let found = self.index.get(key.as_str()).copied();
-        self.scratch = key;
-        if let Some(i) = found {
+        key_into(&mut self.scratch, &[format, "|", kind.name(), "|", &path, "|", ty]);
+        if let Some(&i) = self.index.get(self.scratch.as_str()) {
             return i;
         }
         let key = self.scratch.clone();
@@ -163,14 +164,8 @@ impl Census {
 
     /// The id of a record kind of a format.
     pub(crate) fn kind_id(&mut self, format: &str, kind: &str) -> usize {
-        let mut key = std::mem::take(&mut self.scratch);
-        key.clear();
-        for part in [format, "|", kind] {
-            key.push_str(part);
-        }
-        let found = self.kind_ids.get(key.as_str()).copied();
-        self.scratch = key;
-        if let Some(i) = found {
+        key_into(&mut self.scratch, &[format, "|", kind]);
+        if let Some(&i) = self.kind_ids.get(self.scratch.as_str()) {
             return i;
         }
         let key = self.scratch.clone();

@@ -5,7 +5,7 @@ use super::accumulate::is_flags;
 use super::fold::{fold, join};
 use super::plan::{Def, Ends, NumOp, Plan, Rec, NO_PARENT};
 use super::cover::{subtract, Cover};
-use super::{FxMap, Parsed};
+use super::{key_into, FxMap, Parsed};
 use crate::formats::Format;
 use crate::shape::Texts;
 use crate::span::Confidence;
@@ -130,14 +130,8 @@ impl Planner {
 
     /// The id of a record kind, made (and defined in `plan`) on first use.
     fn kind(&mut self, format: &'static str, path: &str, plan: &mut Plan) -> u32 {
-        let mut key = std::mem::take(&mut self.scratch);
-        key.clear();
-        for part in [format, "|", path] {
-            key.push_str(part);
-        }
-        let found = self.ids.get(key.as_str()).copied();
-        self.scratch = key;
-        if let Some(k) = found {
+        key_into(&mut self.scratch, &[format, "|", path]);
+        if let Some(&k) = self.ids.get(self.scratch.as_str()) {
             return k;
         }
         let k = self.kinds.len() as u32;
