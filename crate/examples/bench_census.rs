@@ -3,10 +3,10 @@
 //! Without arguments it censuses 48,000 MeshSet resources made by the MeshSet builder (rigid,
 //! skinned and composite; one to four LODs of one to six sections; a few KB each), the size
 //! of the set the description was worked out from. Building them is not timed; each is then
-//! decoded by the real decoder, counted and dropped, as `meshscope census` does, and the
-//! decode + census + report time is printed on one thread and on every core, three runs each
-//! (`RUNS=`; the census
-//! counts on one thread in file order either way, the others decode; `N=4800` censuses fewer). With files (or
+//! decoded by the real decoder, planned, counted and dropped, as `meshscope census` does, and
+//! the decode + census + report time is printed on one thread and on every core, three runs
+//! each (`RUNS=`; the census counts on one thread in file order either way, the others decode
+//! and plan; `N=4800` censuses fewer). With files (or
 //! folders) it reads, decodes and censuses them as `meshscope census` does and prints the
 //! whole time, reading and decoding included (`--repeat N` censuses them N times over).
 //! `--pack PATH` writes the generated set as one file for the page's census benchmark.
@@ -152,7 +152,7 @@ fn main() {
             times.push(all);
             println!(
                 "{N} builder-made MeshSets ({bytes} bytes, {} with errors), on {threads} thread(s) ({}): decode + census {:.3} s, report {:.3} s, together {all:.3} s ({:.0} files/s); not counted: building them {:.3} s; {} entries, {} relations",
-                r.files_with_errors, if threads > 1 { format!("{} decoding while one counts", threads - 1) } else { "decoding and counting".to_string() }, add.as_secs_f64(), report.as_secs_f64(), N as f64 / all, gen.as_secs_f64(), r.entries.len(), r.relations.len()
+                r.files_with_errors, if threads > 1 { format!("{} decoding and planning while one counts", threads - 1) } else { "decoding, planning and counting".to_string() }, add.as_secs_f64(), report.as_secs_f64(), N as f64 / all, gen.as_secs_f64(), r.entries.len(), r.relations.len()
             );
         }
         times.sort_by(f64::total_cmp);
