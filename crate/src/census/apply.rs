@@ -5,7 +5,7 @@
 use super::accumulate::{parse_number, EntryKind, Place};
 use super::fold::{fold, join};
 use super::plan::{Def, Plan, Rec, NO_PARENT};
-use super::walk::{record_name, MAX_RECORD_BYTES};
+use super::walk::{may_own, record_name};
 use super::{Census, KindCache, NO_ENTRY};
 
 /// One record as relations see it: its numeric values (a run of `Bufs::values`) and its
@@ -129,7 +129,7 @@ impl Census {
         let mut ext = false;
         if let (true, Some(d)) = (r.reach > 0, cache.stride) {
             let n = lo.saturating_add(d);
-            if n > hi && hi > lo && n - lo <= MAX_RECORD_BYTES && n <= r.reach {
+            if may_own(lo, hi, n) && n <= r.reach {
                 hi = n;
                 ext = true;
             }

@@ -16,13 +16,14 @@ use crate::span::Confidence;
 pub enum Def {
     /// A record kind: its folded path, `lod[*].section[*]`, in a format.
     Kind { format: &'static str, path: String },
-    /// A field of a record kind, by its unfolded leaf name; the type, length and confidence
-    /// it first came with (an entry takes its record's first field's: that is always one
+    /// A field, by its unfolded leaf name (its record kind is the record's it is counted in);
+    /// the type, length and confidence it first came with (an entry takes its record's first field's: that is always one
     /// whose name a planner uses for the first time); and whether the name is indexed
     /// (`lod_ptr[3]`: several values per record, so no relation).
-    Field { kind: u32, name: String, ty: String, width: u64, confidence: Confidence, indexed: bool },
-    /// A folded child name of a record kind: the array it counts, or its region.
-    Slot { kind: u32, folded: String },
+    Field { name: String, ty: String, width: u64, confidence: Confidence, indexed: bool },
+    /// A folded child name of a record kind (the record's it is counted in): the array it
+    /// counts, or its region.
+    Slot { folded: String },
 }
 
 /// One field in one record, 16 bytes; its value's text is the next `value_len` bytes of
@@ -173,7 +174,7 @@ impl Plan {
             + self.values.capacity()
             + self.records.capacity() * size_of::<Rec>()
             + self.nums.capacity() * size_of::<NumOp>()
-            + self.holes.capacity() * 16
+            + self.holes.capacity() * size_of::<(u64, u64)>()
             + self.paths.capacity()
     }
 

@@ -14,6 +14,13 @@ use crate::span::Confidence;
 /// that happens to straddle a large array costs little.
 pub const MAX_RECORD_BYTES: u64 = 4096;
 
+/// Whether a record `[lo, hi)` of an array may own the bytes up to `next`, where its next
+/// element starts (if no span covers them): its walk and the census, for a stride borrowed
+/// from an earlier file, ask the same.
+pub(crate) fn may_own(lo: u64, hi: u64, next: u64) -> bool {
+    next > hi && hi > lo && next - lo <= MAX_RECORD_BYTES
+}
+
 /// How a record kind is named in entries: the file itself is `(file)`.
 pub fn record_name(kind: &str) -> &str {
     if kind.is_empty() { "(file)" } else { kind }
@@ -77,7 +84,7 @@ pub struct Planner {
     ids: FxMap<String, u32>,
     kinds: Vec<PlanKind>,
     /// Each field id's leaf name.
-    names: Vec<String>,
+    field_names: Vec<String>,
     slots: u32,
     /// The files planned so far, which stamps `PlanKind::stride`.
     file: u32,
@@ -136,7 +143,7 @@ impl Planner {
         }
         let k = self.kinds.len() as u32;
         self.ids.insert(self.scratch.clone(), k);
-        self.kinds.push(PlanKind { path: path.to_string(), stride: (0, 0), ..PlanKind::default() });
+        self.kinds.push(PlanKind { path: path.to_string(), ..PlanKind::default() });
         plan.defs.push(Def::Kind { format, path: path.to_string() });
         k
     }
@@ -152,7 +159,7 @@ impl Planner {
         let slot = match k.slots.iter().position(|s| s.folded == folded) {
             Some(s) => s,
             None => {
-                plan.defs.push(Def::Slot { kind, folded: folded.clone() });
+                plan.defs.push(Def::Slot { folded: folded.clone() });
                 k.slots.push(PlanSlot { folded, id: self.slots, kind: None });
                 self.slots += 1;
                 k.slots.len() - 1
@@ -201,7 +208,7 @@ impl Planner {
         // bytes reach is noted for the census to decide.
         let mut reach = 0;
         match next {
-            Next::At(n) if n > hi && hi > lo && n - lo <= MAX_RECORD_BYTES => {
+            Next::At(n) if may_own(lo, hi, n) => {
                 d.cover.holes_into(hi, n, &mut self.holes);
                 if self.holes == [(hi, n)] {
                     hi = n;
@@ -221,15 +228,15 @@ impl Planner {
             let k = &mut self.kinds[kind as usize];
             // A kind's fields come in the same order record after record: the field at this
             // place last time is checked first, by its name, before any hashing.
-            let guess = k.seq.get(n).copied().filter(|&id| self.names.get(id as usize).is_some_and(|s| s == name));
+            let guess = k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| s == name));
             let id = match guess.or_else(|| k.names.get(name).copied()) {
                 Some(id) => id,
                 None => {
-                    let id = self.names.len() as u32;
-                    self.names.push(name.to_string());
+                    let id = self.field_names.len() as u32;
+                    self.field_names.push(name.to_string());
                     k.names.insert(name.to_string(), id);
                     let (ty, width, confidence, indexed) = (span.ty.to_string(), c.end - c.start, span.confidence, name.ends_with(']'));
-                    plan.defs.push(Def::Field { kind, name: name.to_string(), ty, width, confidence, indexed });
+                    plan.defs.push(Def::Field { name: name.to_string(), ty, width, confidence, indexed });
                     id
                 }
             };
