@@ -1,5 +1,5 @@
 //! Every input a fuzzer ever crashed on is kept under `tests/regressions/` and must now open
-//! without a panic, through every entry point the page uses.
+//! without a panic, through every entry point the page uses, and be counted by the census.
 use std::path::Path;
 
 #[test]
@@ -17,6 +17,13 @@ fn fuzz_regressions_open_without_panic() {
         let s = doc.summary();
         let _ = doc.spans_in(0, s.size);
         let _ = doc.rewrite();
+        // The census reads the file as whatever it is named for; each name is one decoder.
+        let mut census = meshscope::census::Census::new();
+        for alias in [name.as_str(), "as.ply", "as.res", "as.chunk"] {
+            census.add_file(alias, std::fs::read(&path).unwrap());
+        }
+        let report = census.report(50);
+        assert_eq!(report.files + report.skipped, 4, "{name}: every file is counted or skipped");
         n += 1;
     }
     // An empty folder would make this test pass by doing nothing; the README file is not input.

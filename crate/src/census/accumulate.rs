@@ -251,14 +251,21 @@ impl Entry {
         self.values.len() == 1 && self.tail_records == 0
     }
 
-    /// The kept values, most frequent first; ties by value (numbers numerically).
+    /// The kept values, most frequent first; ties put numbers first, in numeric order, then
+    /// the rest, and equal numbers (`16`, `0x10`) by text. Each step is a total order and
+    /// the texts are distinct, so the whole is one (a mixed "numbers, else text" is not).
     pub fn sorted_values(&self) -> Vec<(&Short, &ValueStats)> {
         let mut v: Vec<_> = self.values.iter().map(|(k, v)| (k, v)).collect();
         v.sort_by(|a, b| {
-            b.1.count.cmp(&a.1.count).then_with(|| match (a.1.num, b.1.num) {
-                (Some(x), Some(y)) => x.total_cmp(&y),
-                _ => a.0.as_str().cmp(b.0.as_str()),
-            })
+            b.1.count
+                .cmp(&a.1.count)
+                .then_with(|| match (a.1.num, b.1.num) {
+                    (Some(x), Some(y)) => x.total_cmp(&y),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                })
+                .then_with(|| a.0.as_str().cmp(b.0.as_str()))
         });
         v
     }
@@ -345,6 +352,20 @@ mod tests {
         let show = |e: &Entry| format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.offset_varies, &e.values));
         assert_eq!(show(&a), show(&b));
         assert_eq!(a.values[0].1.count, 6);
+    }
+
+    #[test]
+    fn values_of_mixed_kinds_sort_in_one_total_order() {
+        // Numbers, texts and equal numbers in another spelling, all counted once: the old
+        // "numerically if both are numbers, else as text" order had 3 < "a" < 20 < 3 cycles.
+        let mut e = Entry::new(EntryKind::Field, "v".into(), String::new(), "u32 flags".into());
+        let texts = ["20", "a", "3", "0x10", "16", "b", "-1", "0x3", "1e1", "nope"];
+        for (i, t) in texts.into_iter().enumerate() {
+            e.add(t, || parse_number(true, t), Some(0), || place(i as u32), i as u32);
+        }
+        e.add("b", || None, Some(0), || place(20), 20);
+        let got: Vec<&str> = e.sorted_values().iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(got, ["b", "-1", "0x3", "3", "1e1", "0x10", "16", "20", "a", "nope"]);
     }
 
     #[test]
