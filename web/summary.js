@@ -28,21 +28,41 @@ export class SummaryView {
     if (s.attached?.length) fact('attached', s.attached.join(', '));
     out.push(dl);
     out.push(coverage(s));
-    if (s.checks?.length) {
-      out.push(text('h3', 'Checks'));
-      const ul = document.createElement('ul');
-      ul.className = 'checks';
-      for (const c of s.checks) {
-        const li = document.createElement('li');
-        li.className = c.passed ? 'pass' : 'fail';
-        li.append(text('span', c.passed ? '✓ pass' : '✗ fail', 'verdict'), text('span', ` ${c.name}: stored ${c.stored}, measured ${c.measured}`));
-        if (c.offset != null) li.append(' ', jump(c.offset, c.path));
-        ul.append(li);
-      }
-      out.push(ul);
-    }
+    if (s.checks?.length) out.push(...checkGroups(s.checks));
     this.el.replaceChildren(...out);
   }
+}
+
+// Checks in two groups: what the format's description states (a failure there means the
+// file contradicts it) and what is only our guess (a failure is an observation).
+const GROUPS = [
+  { basis: 'description', title: 'Checks against the description', fail: 'the file contradicts the description' },
+  { basis: 'guess', title: 'Checks of our guesses', fail: 'does not hold here' },
+];
+
+function checkGroups(checks) {
+  const out = [];
+  for (const g of GROUPS) {
+    const mine = checks.filter((c) => (c.basis ?? 'description') === g.basis);
+    if (!mine.length) continue;
+    const failed = mine.filter((c) => !c.passed).length;
+    const h = text('h3', g.title);
+    h.append(text('span', failed ? ` (${failed} ${g.fail})` : ' (all hold)', 'check-count'));
+    const ul = document.createElement('ul');
+    ul.className = 'checks';
+    ul.dataset.basis = g.basis;
+    for (const c of mine) {
+      const li = document.createElement('li');
+      li.className = c.passed ? 'pass' : (g.basis === 'guess' ? 'observed' : 'fail');
+      const verdict = c.passed ? (g.basis === 'guess' ? '✓ holds' : '✓ pass') : (g.basis === 'guess' ? '≠ does not hold' : '✗ fail');
+      const tol = c.tolerance ? ` (within ${c.tolerance})` : '';
+      li.append(text('span', verdict, 'verdict'), text('span', ` ${c.name}: stored ${c.stored}, measured ${c.measured}${tol}`));
+      if (c.offset != null) li.append(' ', jump(c.offset, c.path));
+      ul.append(li);
+    }
+    out.push(h, ul);
+  }
+  return out;
 }
 
 function coverage(s) {

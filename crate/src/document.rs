@@ -18,6 +18,22 @@ pub struct Check {
     /// Where the stored value is, for a link to the bytes.
     pub offset: Option<u64>,
     pub path: String,
+    /// What the check rests on: a failed `Description` check means the file contradicts
+    /// the format's description; a failed `Guess` only that a guess of ours does not hold.
+    pub basis: Basis,
+    /// How far stored and measured may differ and still pass, as shown to a person
+    /// (`±0.5 step of f16`); empty when they must be equal.
+    pub tolerance: String,
+}
+
+/// What a check's expectation comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Basis {
+    /// The format's description states it: a failure is a broken (or differently made) file.
+    Description,
+    /// Our own reading (an unknown word that might be a count): a failure is an observation.
+    Guess,
 }
 
 /// What a format decoder hands back; a decode that fails partway still fills it.

@@ -5,11 +5,11 @@ use super::decode::Pointers;
 use super::measures::{bounds_close, ratio, RATIO_TOLERANCE};
 use super::MeshSetDetails;
 use crate::djb2_xor;
-use crate::document::{Check, Decode};
+use crate::document::{Basis, Check, Decode};
 use crate::mesh::Mesh;
 
 fn check(name: impl Into<String>, passed: bool, stored: impl Into<String>, measured: impl Into<String>, offset: Option<u64>, path: impl Into<String>) -> Check {
-    Check { name: name.into(), passed, stored: stored.into(), measured: measured.into(), offset, path: path.into() }
+    Check { name: name.into(), passed, stored: stored.into(), measured: measured.into(), offset, path: path.into(), basis: Basis::Description, tolerance: String::new() }
 }
 
 /// Every pointer lands inside its place (records or pool) and is listed in the relocation table.

@@ -157,6 +157,8 @@ fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Docu
         measured: format!("{c:?}"),
         offset: None,
         path: "relocation".into(),
+        basis: crate::document::Basis::Description,
+        tolerance: String::new(),
     });
     let mut f = Fields::default();
     let mut r = Reader::new(&bytes);

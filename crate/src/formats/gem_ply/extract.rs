@@ -5,7 +5,7 @@
 use super::subs::{lossy, subs_of};
 use super::vertex::{Kind, Layout, Sem};
 use super::{Chunk, Parsed, Ply};
-use crate::document::{Check, Decode};
+use crate::document::{Basis, Check, Decode};
 use crate::error::Error;
 use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
@@ -26,6 +26,8 @@ fn check(
         measured,
         offset,
         path: path.into(),
+        basis: Basis::Description,
+        tolerance: String::new(),
     }
 }
 
