@@ -31,7 +31,8 @@ impl Rng {
 fn meshset(i: u32, rng: &mut Rng) -> Vec<u8> {
     let mesh_type = (rng.next() % 3) as u8;
     let lods = 1 + rng.next() % 4;
-    let mut b = BuildMesh { name: format!("props/set{}/mesh{i:05}", i % 37), mesh_type, bone_count: 0, lods: Vec::new() };
+    let mut b =
+        BuildMesh { name: format!("props/set{}/mesh{i:05}", i % 37), mesh_type, bone_count: 0, lods: Vec::new() };
     if mesh_type != 0 {
         b.bone_count = 1 + (rng.next() % 24) as u16;
     }
@@ -53,7 +54,11 @@ fn meshset(i: u32, rng: &mut Rng) -> Vec<u8> {
                 t
             })
             .collect();
-        b.lods.push(BuildLod { sections, index_32: rng.next().is_multiple_of(5), inline: l > 0 && rng.next().is_multiple_of(10) });
+        b.lods.push(BuildLod {
+            sections,
+            index_32: rng.next().is_multiple_of(5),
+            inline: l > 0 && rng.next().is_multiple_of(10),
+        });
     }
     build(&b).resource
 }
@@ -90,7 +95,12 @@ fn files(args: &[String]) {
     let r = c.report(1000);
     println!(
         "{} files ({} bytes, {} skipped): read + decode + census + report in {:.3} s; {} entries, {} relations",
-        r.files, r.bytes, r.skipped, t.elapsed().as_secs_f64(), r.entries.len(), r.relations.len()
+        r.files,
+        r.bytes,
+        r.skipped,
+        t.elapsed().as_secs_f64(),
+        r.entries.len(),
+        r.relations.len()
     );
 }
 
@@ -143,7 +153,8 @@ fn main() {
         for _ in 0..repeats {
             let t = Instant::now();
             let mut c = Census::new();
-            c.add_files(files.len(), threads, |i| Ok((format!("mesh{i:05}.MeshSet"), files[i].clone()))).expect("in memory");
+            c.add_files(files.len(), threads, |i| Ok((format!("mesh{i:05}.MeshSet"), files[i].clone())))
+                .expect("in memory");
             let add = t.elapsed();
             let t = Instant::now();
             let r = c.report(1000);
@@ -156,6 +167,11 @@ fn main() {
             );
         }
         times.sort_by(f64::total_cmp);
-        println!("  {threads} thread(s), {repeats} runs: best {:.3} s ({:.0} files/s), median {:.3} s", times[0], N as f64 / times[0], times[times.len() / 2]);
+        println!(
+            "  {threads} thread(s), {repeats} runs: best {:.3} s ({:.0} files/s), median {:.3} s",
+            times[0],
+            N as f64 / times[0],
+            times[times.len() / 2]
+        );
     }
 }

@@ -48,14 +48,8 @@ fn landscape(target_bytes: usize) -> Vec<u8> {
     while idx.len() < left {
         idx.push(0);
     }
-    let elements: Vec<Element> = [0x02, 0x12, 0x26, 0x31]
-        .iter()
-        .map(|&t| Element {
-            type_usage: t,
-            usage_index: 0,
-            stream: 0,
-        })
-        .collect();
+    let elements: Vec<Element> =
+        [0x02, 0x12, 0x26, 0x31].iter().map(|&t| Element { type_usage: t, usage_index: 0, stream: 0 }).collect();
     let (mut l, _) = Layout::from_elements(&elements, Confidence::Observed, "");
     l.fit(44, false);
     Builder::new(Magic::Bply)
@@ -111,11 +105,7 @@ fn main() {
             std::hint::black_box(std::hint::black_box(&bytes).to_vec());
         });
         let rate = |d: Duration| mb / d.as_secs_f64();
-        println!(
-            "{name}: a plain copy of the file {:.1} ms = {:.0} MB/s",
-            copy.as_secs_f64() * 1e3,
-            rate(copy)
-        );
+        println!("{name}: a plain copy of the file {:.1} ms = {:.0} MB/s", copy.as_secs_f64() * 1e3, rate(copy));
         println!(
             "{name}: {} bytes; parse {:.1} ms = {:.0} MB/s; decode (with mesh) {:.1} ms = {:.0} MB/s; open (with span map, tree) {:.1} ms = {:.0} MB/s",
             bytes.len(),

@@ -75,8 +75,15 @@ fn main() {
             let t = Instant::now();
             for s in &lod.sections {
                 let (v0, n) = (s.vertex_start as usize, s.vertex_count as usize);
-                let idx: Vec<u32> = lod.indices[s.index_start as usize..(s.index_start + s.index_count) as usize].iter().map(|&i| i - v0 as u32).collect();
-                let m = measures::measure(&lod.positions[v0 * 3..(v0 + n) * 3], [Some(&lod.uvs[0][v0 * 2..(v0 + n) * 2]), None], &idx);
+                let idx: Vec<u32> = lod.indices[s.index_start as usize..(s.index_start + s.index_count) as usize]
+                    .iter()
+                    .map(|&i| i - v0 as u32)
+                    .collect();
+                let m = measures::measure(
+                    &lod.positions[v0 * 3..(v0 + n) * 3],
+                    [Some(&lod.uvs[0][v0 * 2..(v0 + n) * 2]), None],
+                    &idx,
+                );
                 std::hint::black_box(m);
             }
             best_measure = best_measure.min(t.elapsed().as_secs_f64());

@@ -3,14 +3,9 @@
 use meshscope::formats::gem_ply::fixtures::all;
 
 fn main() {
-    let dir = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "fuzz/corpus/gem_ply".into());
+    let dir = std::env::args().nth(1).unwrap_or_else(|| "fuzz/corpus/gem_ply".into());
     std::fs::create_dir_all(&dir).expect("corpus dir");
-    let mut files: Vec<(String, Vec<u8>)> = all()
-        .into_iter()
-        .map(|f| (f.name.to_string(), f.bytes))
-        .collect();
+    let mut files: Vec<(String, Vec<u8>)> = all().into_iter().map(|f| (f.name.to_string(), f.bytes)).collect();
     files.push(("sample".into(), meshscope::sample::sample_ply()));
     for (name, bytes) in files {
         let m = match bytes.get(..4) {

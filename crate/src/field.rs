@@ -194,11 +194,7 @@ impl Fields {
         let start = r.offset();
         let path = path.into();
         let b = r.bytes(n).map_err(|e| e.at_path(&path))?;
-        let shown = if b.len() <= 64 {
-            show_hex(b)
-        } else {
-            format!("{} … ({} bytes)", show_hex(&b[..64]), b.len())
-        };
+        let shown = if b.len() <= 64 { show_hex(b) } else { format!("{} … ({} bytes)", show_hex(&b[..64]), b.len()) };
         self.add(start, n as u64, path, format!("u8[{n}]"), shown, confidence, note);
         Ok(b)
     }

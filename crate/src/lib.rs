@@ -8,9 +8,9 @@ pub mod export;
 pub mod field;
 pub mod formats;
 pub mod fx;
-pub mod mesh;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
+pub mod mesh;
 pub mod read;
 pub mod sample;
 pub mod search;

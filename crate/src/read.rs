@@ -133,11 +133,7 @@ impl<'a> Reader<'a> {
     /// Moves to a position inside the window (relative to its start).
     pub fn seek(&mut self, pos: usize) -> Result<()> {
         if pos > self.data.len() {
-            return Err(Error::new(
-                self.base + pos as u64,
-                "",
-                ErrorKind::Truncated { needed: 0, available: 0 },
-            ));
+            return Err(Error::new(self.base + pos as u64, "", ErrorKind::Truncated { needed: 0, available: 0 }));
         }
         self.pos = pos;
         Ok(())
@@ -154,18 +150,11 @@ impl<'a> Reader<'a> {
     pub fn window(&self, start: usize, len: usize) -> Result<Reader<'a>> {
         let end = start.checked_add(len).filter(|&e| e <= self.data.len());
         match end {
-            Some(end) => Ok(Reader {
-                data: &self.data[start..end],
-                base: self.base + start as u64,
-                pos: 0,
-            }),
+            Some(end) => Ok(Reader { data: &self.data[start..end], base: self.base + start as u64, pos: 0 }),
             None => Err(Error::new(
                 self.base + start.min(self.data.len()) as u64,
                 "",
-                ErrorKind::Truncated {
-                    needed: len as u64,
-                    available: self.data.len().saturating_sub(start) as u64,
-                },
+                ErrorKind::Truncated { needed: len as u64, available: self.data.len().saturating_sub(start) as u64 },
             )),
         }
     }
@@ -185,10 +174,7 @@ impl<'a> Reader<'a> {
             _ => Err(Error::limit(
                 self.offset(),
                 path,
-                format!(
-                    "{count} x {elem_size} bytes do not fit in the {} bytes left",
-                    self.remaining()
-                ),
+                format!("{count} x {elem_size} bytes do not fit in the {} bytes left", self.remaining()),
             )),
         }
     }

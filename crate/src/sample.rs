@@ -41,10 +41,7 @@ pub fn sample_ply() -> Vec<u8> {
     let idx16: Vec<u16> = idx.iter().map(|&i| i as u16).collect();
     // Every other ring casts no shadow, so the per-face array is not all one value.
     let shadow = (0..faces).map(|f| ((f / 24) % 2 == 0) as u8).collect();
-    b = b
-        .vert(&layout, stride, 0x2, &verts)
-        .indx(&idx16)
-        .chunk(Chunk::Shdw(shadow));
+    b = b.vert(&layout, stride, 0x2, &verts).indx(&idx16).chunk(Chunk::Shdw(shadow));
     // The builder writes what it was given; nothing here can exceed a format limit.
     b.build().unwrap_or_default()
 }
@@ -101,18 +98,28 @@ fn files(name: &str, b: crate::formats::frostbite::builder::Built) -> Vec<(Strin
 pub fn sample_meshset_skinned() -> Vec<(String, Vec<u8>)> {
     use crate::formats::frostbite::builder::{build, cube, BuildLod, BuildMesh};
     let parts = [("Char/Sample_Legs", 0.6, 0.3), ("Char/Sample_Body", 0.8, 1.0), ("Char/Sample_Head", 0.4, 1.6)];
-    let sections = parts.iter().enumerate().map(|(k, &(name, size, y))| {
-        let mut t = cube(name, size, [0.0, y, 0.0]);
-        let n = t.positions.len();
-        let bone = k as u16;
-        t.joints = (0..n).map(|v| {
-            let neck = k == 1 && t.normals[v][1] > 0.5;
-            if neck { [2, 1, 0, 0] } else { [bone, (bone + 1) % 3, 0, 0] }
-        }).collect();
-        t.weights = vec![[0.75, 0.25, 0.0, 0.0]; n];
-        t.bones = vec![0, 1, 2];
-        t
-    }).collect();
+    let sections = parts
+        .iter()
+        .enumerate()
+        .map(|(k, &(name, size, y))| {
+            let mut t = cube(name, size, [0.0, y, 0.0]);
+            let n = t.positions.len();
+            let bone = k as u16;
+            t.joints = (0..n)
+                .map(|v| {
+                    let neck = k == 1 && t.normals[v][1] > 0.5;
+                    if neck {
+                        [2, 1, 0, 0]
+                    } else {
+                        [bone, (bone + 1) % 3, 0, 0]
+                    }
+                })
+                .collect();
+            t.weights = vec![[0.75, 0.25, 0.0, 0.0]; n];
+            t.bones = vec![0, 1, 2];
+            t
+        })
+        .collect();
     let b = build(&BuildMesh {
         name: "meshscope/sample_figure".into(),
         mesh_type: 1,
@@ -146,7 +153,11 @@ mod meshset_sample_tests {
         let mut doc = crate::open(&files[0].0, files[0].1.clone());
         doc.attach(&files[1].0, files[1].1.clone()).expect("the chunk attaches");
         assert!(doc.errors.is_empty(), "{:?}", doc.errors);
-        assert!(doc.checks.iter().all(|c| c.passed), "{:?}", doc.checks.iter().filter(|c| !c.passed).collect::<Vec<_>>());
+        assert!(
+            doc.checks.iter().all(|c| c.passed),
+            "{:?}",
+            doc.checks.iter().filter(|c| !c.passed).collect::<Vec<_>>()
+        );
         let lod = &doc.mesh.lods[0];
         assert_eq!(lod.triangle_count(), 36);
         // Positions are centre ± half size in f32: equal to the values by hand within 1e-6.

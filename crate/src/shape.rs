@@ -4,11 +4,11 @@
 //! `tree::build` turns it into the page's `Node`s.
 
 use crate::fx::FxMap;
+use crate::short::PathText;
+use crate::span::{Region, Span};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use crate::short::PathText;
-use crate::span::{Region, Span};
 
 /// Where a node's path text lives: a prefix of this span's or region's path.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -189,8 +189,13 @@ impl<'a> Builder<'a> {
     fn insert(&mut self, path: &'a str, src: Src, start: u64, end: u64) {
         // Parents shared with the previous path: whole segments equal up to a dot.
         let same = common_prefix(path.as_bytes(), self.last_path.as_bytes());
-        let keep = self.last.iter().take_while(|&&(e, _)| e < same && path.as_bytes().get(e) == Some(&b'.')
-            && self.last_path.as_bytes().get(e) == Some(&b'.')).count();
+        let keep = self
+            .last
+            .iter()
+            .take_while(|&&(e, _)| {
+                e < same && path.as_bytes().get(e) == Some(&b'.') && self.last_path.as_bytes().get(e) == Some(&b'.')
+            })
+            .count();
         self.last.truncate(keep);
         // Enclosing nodes take their extents from their children at the end (`Shape::new`).
         let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
@@ -388,8 +393,15 @@ mod tests {
 
     #[test]
     fn common_prefix_counts_shared_bytes() {
-        let cases = [("", "", 0), ("abc", "abd", 2), ("lod[0].section[1].x", "lod[0].section[1].y", 18), ("abcdefgh", "abcdefgh", 8),
-            ("abcdefghij", "abcdefghik", 9), ("abcdefgh1", "abcdefgh", 8), ("x", "y", 0)];
+        let cases = [
+            ("", "", 0),
+            ("abc", "abd", 2),
+            ("lod[0].section[1].x", "lod[0].section[1].y", 18),
+            ("abcdefgh", "abcdefgh", 8),
+            ("abcdefghij", "abcdefghik", 9),
+            ("abcdefgh1", "abcdefgh", 8),
+            ("x", "y", 0),
+        ];
         for (a, b, n) in cases {
             assert_eq!(super::common_prefix(a.as_bytes(), b.as_bytes()), n, "{a} {b}");
         }

@@ -6,7 +6,6 @@
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-
 /// Only this module builds one, and only from whole `str`s, so the inline bytes are always
 /// UTF-8: that is what lets `as_str` skip checking them again on every read.
 #[derive(Clone)]
@@ -119,7 +118,11 @@ impl<const N: usize> From<&str> for Inline<N> {
 
 impl<const N: usize> From<String> for Inline<N> {
     fn from(s: String) -> Self {
-        if s.len() <= N { Self::concat(&[&s]) } else { Inline(Repr::Heap(s)) }
+        if s.len() <= N {
+            Self::concat(&[&s])
+        } else {
+            Inline(Repr::Heap(s))
+        }
     }
 }
 
@@ -221,7 +224,10 @@ mod tests {
             assert_eq!(t, s);
             assert_eq!(t.to_string(), s);
         }
-        assert_eq!(PathText::concat(&["lod[0].section[3]", ".stored_declaration", ".element[12].usage"]), "lod[0].section[3].stored_declaration.element[12].usage");
+        assert_eq!(
+            PathText::concat(&["lod[0].section[3]", ".stored_declaration", ".element[12].usage"]),
+            "lod[0].section[3].stored_declaration.element[12].usage"
+        );
         assert!(matches!(PathText::concat(&["a"; 63]).0, Repr::Heap(_)));
         assert_eq!(PathText::concat(&["a"; 63]).len(), 63);
         for x in [0.5f32, -1.25e-7, f32::MAX, 3.0] {
@@ -238,9 +244,24 @@ mod tests {
 
     #[test]
     fn same_is_text_equality_whatever_the_constructor() {
-        let texts = ["", "7", "70", "0x0a (Float3)", "exactly twenty-two b..", "exactly twenty-two b...", "a value of more than twenty-two bytes"];
-        let made = |s: &str| [Short::from(s), Short::from(s.to_string()), Short::concat(&[s]), Short::display(&s),
-            Short::concat(&[s.get(..1).unwrap_or(""), s.get(1..).unwrap_or("")])];
+        let texts = [
+            "",
+            "7",
+            "70",
+            "0x0a (Float3)",
+            "exactly twenty-two b..",
+            "exactly twenty-two b...",
+            "a value of more than twenty-two bytes",
+        ];
+        let made = |s: &str| {
+            [
+                Short::from(s),
+                Short::from(s.to_string()),
+                Short::concat(&[s]),
+                Short::display(&s),
+                Short::concat(&[s.get(..1).unwrap_or(""), s.get(1..).unwrap_or("")]),
+            ]
+        };
         for a in texts {
             for b in texts {
                 for x in made(a) {

@@ -42,10 +42,20 @@ fn show(_: &[u8]) -> String {
 
 /// The generator's rules for file `i`.
 fn mesh_type(i: u32) -> u8 {
-    if i % 10 < 7 { 0 } else if i % 10 < 9 { 1 } else { 2 }
+    if i % 10 < 7 {
+        0
+    } else if i % 10 < 9 {
+        1
+    } else {
+        2
+    }
 }
 fn byte_11(i: u32) -> u8 {
-    if i % 25 == 3 { 5 } else { 3 }
+    if i % 25 == 3 {
+        5
+    } else {
+        3
+    }
 }
 fn lod_count(i: u32) -> u32 {
     1 + i % 3
@@ -96,7 +106,15 @@ fn build(i: u32) -> Parsed {
         stride: 12,
         count: n as u64,
         path: "VERT.vertices".into(),
-        elems: vec![Elem { offset: 0, len: 12, name: "position".into(), ty: "f32[3]".into(), confidence: Confidence::Proven, note: "".into(), format: show }],
+        elems: vec![Elem {
+            offset: 0,
+            len: 12,
+            name: "position".into(),
+            ty: "f32[3]".into(),
+            confidence: Confidence::Proven,
+            note: "".into(),
+            format: show,
+        }],
     });
     w.gap(&vec![0x11; 12 * n as usize]);
     w.doc(&format!("file{i:03}.bin"))
@@ -121,10 +139,7 @@ fn entry<'a>(es: &'a [EntryReport], kind: &str, path: &str, ty: &str) -> &'a Ent
 
 /// (value, count) pairs of an entry, in the report's order.
 fn counts(e: &EntryReport) -> Vec<(String, u64)> {
-    e.values
-        .iter()
-        .map(|v| (v.value.to_string(), v.count))
-        .collect()
+    e.values.iter().map(|v| (v.value.to_string(), v.count)).collect()
 }
 
 /// Expected (value, count) from a rule over files, most frequent first, ties by value.
@@ -195,10 +210,21 @@ fn unexplained_bytes_are_counted_per_record_offset() {
     // The vertex region is covered by its elements: no unexplained bytes there, and no
     // entries past the records.
     assert!(!es.iter().any(|e| e.record == "VERT" && e.kind == "uncovered"));
-    let unexplained: Vec<_> = es.iter().filter(|e| e.kind == "uncovered" || e.kind == "unknown").map(|e| e.path.as_str()).collect();
+    let unexplained: Vec<_> =
+        es.iter().filter(|e| e.kind == "uncovered" || e.kind == "unknown").map(|e| e.path.as_str()).collect();
     assert_eq!(
         unexplained,
-        ["header+0x0c", "header+0x11", "header+0x12", "header+0x13", "lod[*]+0x0c", "lod[*].section[*]+0x00", "lod[*].section[*]+0x01", "lod[*].section[*]+0x08", "lod[*].section[*]+0x09"]
+        [
+            "header+0x0c",
+            "header+0x11",
+            "header+0x12",
+            "header+0x13",
+            "lod[*]+0x0c",
+            "lod[*].section[*]+0x00",
+            "lod[*].section[*]+0x01",
+            "lod[*].section[*]+0x08",
+            "lod[*].section[*]+0x09"
+        ]
     );
 }
 
@@ -250,7 +276,10 @@ fn lookup_by_record_kind_and_offset() {
     }
     let at = |rec: &str, off: u64| c.lookup(rec, off, 5).into_iter().map(|e| (e.kind, e.path)).collect::<Vec<_>>();
     assert_eq!(at("header", 0x11), [("uncovered", "header+0x11".to_string())]);
-    assert_eq!(at("header", 0x0e), [("field", "header.unknown_0c".to_string()), ("unknown", "header+0x0c".to_string())]);
+    assert_eq!(
+        at("header", 0x0e),
+        [("field", "header.unknown_0c".to_string()), ("unknown", "header+0x0c".to_string())]
+    );
     assert_eq!(at("lod[*].section[*]", 6), [("field", "lod[*].section[*].kind".to_string())]);
     assert_eq!(at("lod[*].section[*]", 1), [("uncovered", "lod[*].section[*]+0x01".to_string())]);
     assert!(at("lod[*]", 0x40).is_empty());

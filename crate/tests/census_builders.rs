@@ -11,10 +11,7 @@ use meshscope::formats::gem_ply::{Chunk, Magic, MeshChunk};
 use std::collections::BTreeMap;
 
 fn entry<'a>(r: &'a Report, kind: &str, path: &str) -> &'a EntryReport {
-    r.entries
-        .iter()
-        .find(|e| e.kind == kind && e.path == path)
-        .unwrap_or_else(|| panic!("no {kind} entry {path}"))
+    r.entries.iter().find(|e| e.kind == kind && e.path == path).unwrap_or_else(|| panic!("no {kind} entry {path}"))
 }
 
 /// Value -> count, the value cut to its first word (`0x5 (two-sided | ...)` -> `0x5`).
@@ -46,10 +43,18 @@ fn meshes(i: u32) -> u32 {
     1 + i % 3
 }
 fn mesh_flags(i: u32) -> u32 {
-    if i % 5 == 0 { 0x5 } else { 0x4 }
+    if i % 5 == 0 {
+        0x5
+    } else {
+        0x4
+    }
 }
 fn vert_flags(i: u32) -> u16 {
-    if i % 7 == 0 { 0x3 } else { 0x7 }
+    if i % 7 == 0 {
+        0x3
+    } else {
+        0x7
+    }
 }
 fn rings(i: u32) -> u32 {
     3 + i % 4
@@ -65,7 +70,14 @@ fn ply(i: u32) -> Vec<u8> {
     let n = meshes(i) as i32;
     for k in 0..n {
         let (start, end) = (faces * k / n, faces * (k + 1) / n);
-        let m = MeshChunk { fvf, face_start: start, face_count: end - start, flags: mesh_flags(i), textures: vec![b"t.dds".to_vec()], ..Default::default() };
+        let m = MeshChunk {
+            fvf,
+            face_start: start,
+            face_count: end - start,
+            flags: mesh_flags(i),
+            textures: vec![b"t.dds".to_vec()],
+            ..Default::default()
+        };
         b = b.chunk(Chunk::Mesh(m));
     }
     let i16: Vec<u16> = idx.iter().map(|&x| x as u16).collect();
@@ -87,7 +99,10 @@ fn a_built_ply_set_gives_its_distributions() {
     assert_eq!(dist(flags), tally(per_mesh));
     assert_eq!(flags.records, (0..PLY).map(meshes).sum::<u32>() as u64);
     assert_eq!(flags.files, PLY as u64);
-    assert_eq!(dist(entry(&r, "field", "VERT.vertex_flags")), tally((0..PLY).map(|i| format!("0x{:x}", vert_flags(i)))));
+    assert_eq!(
+        dist(entry(&r, "field", "VERT.vertex_flags")),
+        tally((0..PLY).map(|i| format!("0x{:x}", vert_flags(i))))
+    );
     // torus(rings, 4): (rings + 1) * 5 vertices.
     let count = entry(&r, "field", "VERT.vertex_count");
     assert_eq!(dist(count), tally((0..PLY).map(|i| (rings(i) + 1) * 5)));
@@ -110,7 +125,11 @@ fn sections(i: u32, k: u32) -> u32 {
     1 + (i + k) % 2
 }
 fn byte_7d(i: u32) -> u8 {
-    if i % 8 == 0 { 5 } else { 3 }
+    if i % 8 == 0 {
+        5
+    } else {
+        3
+    }
 }
 
 fn meshset(i: u32) -> Vec<u8> {
@@ -153,5 +172,8 @@ fn a_built_meshset_set_gives_its_distributions() {
     assert!(sc.equals.iter().any(|e| e == "count of lod[*].section[*]"), "{:?}", sc.equals);
     // Every 5 is listed with its files: mesh0, mesh8, ...
     let five = b7d.values.iter().find(|v| v.value == Shown::Number(5)).unwrap();
-    assert_eq!(five.at.iter().map(|p| p.file.as_str()).collect::<Vec<_>>(), ["mesh0.MeshSet", "mesh8.MeshSet", "mesh16.MeshSet", "mesh24.MeshSet", "mesh32.MeshSet"]);
+    assert_eq!(
+        five.at.iter().map(|p| p.file.as_str()).collect::<Vec<_>>(),
+        ["mesh0.MeshSet", "mesh8.MeshSet", "mesh16.MeshSet", "mesh24.MeshSet", "mesh32.MeshSet"]
+    );
 }

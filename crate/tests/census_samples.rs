@@ -29,10 +29,7 @@ fn vert(b: &[u8]) -> (u64, u64) {
 }
 
 fn dist(e: &EntryReport) -> BTreeMap<String, u64> {
-    e.values
-        .iter()
-        .map(|v| (v.value.to_string(), v.count))
-        .collect()
+    e.values.iter().map(|v| (v.value.to_string(), v.count)).collect()
 }
 
 fn tally<T: ToString>(xs: impl Iterator<Item = T>) -> BTreeMap<String, u64> {
@@ -62,16 +59,21 @@ fn the_samples_censused_together_match_counts_read_from_the_bytes() {
     let size = r.entries.iter().find(|e| e.kind == "size" && e.record == "(file)").expect("file sizes");
     assert_eq!(dist(size), tally(files.iter().map(|f| f.1.len())));
 
-    let magic = r.entries.iter().find(|e| e.kind == "field" && e.values.iter().any(|v| v.value == Shown::Text("EPLY".into())));
+    let magic =
+        r.entries.iter().find(|e| e.kind == "field" && e.values.iter().any(|v| v.value == Shown::Text("EPLY".into())));
     let magic = magic.expect("a field holding the magic");
     assert_eq!(dist(magic), tally(files.iter().map(|f| String::from_utf8_lossy(&f.1[..4]).into_owned())));
 
     let verts: Vec<(u64, u64)> = files.iter().map(|f| vert(&f.1)).collect();
-    let count = r.entries.iter().find(|e| e.kind == "field" && e.path.ends_with("vertex_count") && e.record.starts_with("VERT"));
+    let count = r
+        .entries
+        .iter()
+        .find(|e| e.kind == "field" && e.path.ends_with("vertex_count") && e.record.starts_with("VERT"));
     let count = count.expect("VERT vertex_count");
     assert_eq!(dist(count), tally(verts.iter().map(|v| v.0)));
     assert_eq!((count.min, count.max), (Some(4.0), Some(16911.0)));
-    let vsize = r.entries.iter().find(|e| e.kind == "field" && e.path.ends_with("vertex_size") && e.record.starts_with("VERT"));
+    let vsize =
+        r.entries.iter().find(|e| e.kind == "field" && e.path.ends_with("vertex_size") && e.record.starts_with("VERT"));
     assert_eq!(dist(vsize.expect("VERT vertex_size")), tally(verts.iter().map(|v| v.1)));
     // Each file's vertex array region has vertex_count elements: the census relates them.
     assert!(

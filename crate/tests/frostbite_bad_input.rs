@@ -93,7 +93,11 @@ fn pointers_out_of_place_are_named() {
     let mut r = b.resource.clone();
     u64_at(&mut r, 0x68, 0xd0 + 0x20 - 16);
     let doc = open("p.res", r);
-    assert!(doc.errors.iter().any(|e| e.path == "header.name_pointer" && e.message().contains("outside the pool")), "{:?}", doc.errors);
+    assert!(
+        doc.errors.iter().any(|e| e.path == "header.name_pointer" && e.message().contains("outside the pool")),
+        "{:?}",
+        doc.errors
+    );
     let c = doc.checks.iter().find(|c| c.name.starts_with("pointers land")).unwrap();
     assert!(!c.passed && c.measured.contains("header.name_pointer"));
     // A LOD pointer into the header.
@@ -183,7 +187,8 @@ fn overlapping_streams_and_bad_indices() {
     m3.lods[0].sections[0].stored.elements[2].format = 0x09;
     let mut doc = open("o.res", write_meshset(&m3).unwrap());
     assert!(doc.errors.is_empty());
-    let f = doc.spans.fixed().iter().find(|s| s.path == "lod[0].section[0].stored_declaration.element[2].format").unwrap();
+    let f =
+        doc.spans.fixed().iter().find(|s| s.path == "lod[0].section[0].stored_declaration.element[2].format").unwrap();
     assert!(f.value.contains("unknown"));
     let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
     assert!(ch.errors.is_empty(), "{:?}", ch.errors);
@@ -195,7 +200,11 @@ fn overlapping_streams_and_bad_indices() {
     let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
     // The cause is the resource's field: the error is the resource's, at that field.
     let field = |doc: &meshscope::Document, p: &str| doc.spans.fixed().iter().find(|s| s.path == p).unwrap().start;
-    let e = doc.errors.iter().find(|e| e.path == "lod[0].section[0].vertex_count").unwrap_or_else(|| panic!("{:?}", doc.errors));
+    let e = doc
+        .errors
+        .iter()
+        .find(|e| e.path == "lod[0].section[0].vertex_count")
+        .unwrap_or_else(|| panic!("{:?}", doc.errors));
     assert_eq!(e.offset, field(&doc, "lod[0].section[0].vertex_count"));
     assert!(ch.errors.iter().all(|e| !e.path.ends_with("vertex_count")), "{:?}", ch.errors);
     // Index format neither 0x21 nor 0x2e.

@@ -25,7 +25,11 @@ fn fixture(d: &std::path::Path, text_guid: bool) -> (PathBuf, Vec<PathBuf>) {
         mesh_type: 0,
         bone_count: 0,
         lods: vec![
-            BuildLod { sections: vec![cube("Props/Metal", 1.0, [0.0; 3]), grid("Props/Paint", 2, 1.0)], index_32: false, inline: false },
+            BuildLod {
+                sections: vec![cube("Props/Metal", 1.0, [0.0; 3]), grid("Props/Paint", 2, 1.0)],
+                index_32: false,
+                inline: false,
+            },
             BuildLod { sections: vec![cube("Props/Metal", 1.0, [0.0; 3])], index_32: true, inline: false },
         ],
     });

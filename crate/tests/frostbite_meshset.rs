@@ -60,7 +60,12 @@ fn details(doc: &Document) -> &MeshSetDetails {
 
 #[test]
 fn built_meshsets_are_detected_and_decode_without_errors() {
-    for (bm, name) in [(rigid(), "crate.res"), (skinned(1, false), "sk.res"), (skinned(2, false), "co.res"), (skinned(1, true), "dev.res")] {
+    for (bm, name) in [
+        (rigid(), "crate.res"),
+        (skinned(1, false), "sk.res"),
+        (skinned(2, false), "co.res"),
+        (skinned(1, true), "dev.res"),
+    ] {
         let b = build(&bm);
         let (doc, chunks) = open_built(&b, name);
         assert_eq!(doc.format, Format::FrostbiteMeshSet, "{name}");
@@ -86,8 +91,10 @@ fn the_census_decode_gives_the_same_fields_and_errors_without_the_checks() {
     for bytes in [build(&rigid()).resource, build(&skinned(1, true)).resource, cut] {
         let full = meshscope::formats::decode(Format::FrostbiteMeshSet, "m.res", &bytes);
         let lean = meshscope::formats::decode_fields(Format::FrostbiteMeshSet, "m.res", &bytes);
-        assert!(lean.checks.len() < full.checks.len() && lean.facts.is_empty() && !full.facts.is_empty(),
-            "what only a person reads is left out (the pointer checks stay: they find errors)");
+        assert!(
+            lean.checks.len() < full.checks.len() && lean.facts.is_empty() && !full.facts.is_empty(),
+            "what only a person reads is left out (the pointer checks stay: they find errors)"
+        );
         assert!(lean.checks.iter().all(|c| full.checks.contains(c)));
         assert_eq!(lean.fields.spans, full.fields.spans);
         assert_eq!(lean.fields.records, full.fields.records);
@@ -194,7 +201,10 @@ fn a_changed_stored_value_fails_its_check() {
     // Each check links to its stored field: section 0 of LOD 0 follows two 0xb0 LOD records.
     let area = doc.checks.iter().find(|c| c.name.contains("lod[0].section[0] surface area")).unwrap();
     assert_eq!(area.offset, Some(0xd0 + 2 * 0xb0 + 0x14C));
-    assert_eq!(doc.checks.iter().find(|c| c.name.starts_with("lod[1] name hash")).unwrap().offset, Some(0xd0 + 0xb0 + 0xA4));
+    assert_eq!(
+        doc.checks.iter().find(|c| c.name.starts_with("lod[1] name hash")).unwrap().offset,
+        Some(0xd0 + 0xb0 + 0xA4)
+    );
 }
 
 #[test]
@@ -293,7 +303,14 @@ fn chunks_attach_by_text_guid_or_by_hand() {
     // Stream regions: one element per declared element, with the usage table's confidence.
     let r = chunk.spans.regions().iter().find(|r| r.path == "lod[0].section[0].stream[1]").unwrap();
     let names: Vec<_> = r.elems.iter().map(|e| (e.name.as_str(), e.confidence)).collect();
-    assert_eq!(names, [("packed_tangent_space", Confidence::Observed), ("texcoord0", Confidence::Observed), ("texcoord1", Confidence::Observed)]);
+    assert_eq!(
+        names,
+        [
+            ("packed_tangent_space", Confidence::Observed),
+            ("texcoord0", Confidence::Observed),
+            ("texcoord1", Confidence::Observed)
+        ]
+    );
 }
 
 #[test]

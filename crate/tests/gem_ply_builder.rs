@@ -23,11 +23,7 @@ fn check(f: &Fixture) {
     assert_eq!(lod.vertex_count(), f.verts.len(), "{n}");
     assert_eq!(lod.indices, f.indices, "{n}");
     for (k, v) in f.verts.iter().enumerate() {
-        assert_eq!(
-            &lod.positions[k * 3..k * 3 + 3],
-            &v.position,
-            "{n} position {k}"
-        );
+        assert_eq!(&lod.positions[k * 3..k * 3 + 3], &v.position, "{n} position {k}");
         assert_eq!(&lod.normals[k * 3..k * 3 + 3], &v.normal, "{n} normal {k}");
         assert_eq!(lod.uvs.len(), f.uv_tolerance.len(), "{n} uv sets");
         for (s, tol) in f.uv_tolerance.iter().enumerate() {
@@ -41,22 +37,13 @@ fn check(f: &Fixture) {
         if let Some(double) = f.colors {
             let m = if double { 2.0 } else { 1.0 };
             let c = v.colors[0];
-            let want = [
-                c[0] as f32 / 255.0 * m,
-                c[1] as f32 / 255.0 * m,
-                c[2] as f32 / 255.0 * m,
-                c[3] as f32 / 255.0,
-            ];
+            let want = [c[0] as f32 / 255.0 * m, c[1] as f32 / 255.0 * m, c[2] as f32 / 255.0 * m, c[3] as f32 / 255.0];
             assert_eq!(&lod.colors[k * 4..k * 4 + 4], &want, "{n} color {k}");
         } else {
             assert!(lod.colors.is_empty(), "{n}");
         }
         if f.tangents {
-            assert_eq!(
-                &lod.tangents[k * 4..k * 4 + 4],
-                &v.tangent,
-                "{n} tangent {k}"
-            );
+            assert_eq!(&lod.tangents[k * 4..k * 4 + 4], &v.tangent, "{n} tangent {k}");
         }
         if let Some((nw, q)) = f.weights {
             let mut want = [0f32; 4];
@@ -66,10 +53,7 @@ fn check(f: &Fixture) {
             }
             let got = &lod.weights[k * 4..k * 4 + 4];
             for j in 0..4 {
-                assert!(
-                    close(got[j], want[j], q * 3.0),
-                    "{n} weights {k}: {got:?} vs {want:?}"
-                );
+                assert!(close(got[j], want[j], q * 3.0), "{n} weights {k}: {got:?} vs {want:?}");
             }
         }
     }
@@ -110,9 +94,7 @@ fn every_fixture_decodes_to_what_was_built() {
 fn ply_of(name: &str) -> (meshscope::Document, Ply) {
     let f = all().into_iter().find(|f| f.name == name).unwrap();
     let doc = meshscope::open(name, f.bytes);
-    let Details::GemPly(p) = &doc.details else {
-        panic!()
-    };
+    let Details::GemPly(p) = &doc.details else { panic!() };
     let p = p.clone();
     (doc, p)
 }
@@ -133,36 +115,19 @@ fn landscape_fixture_carries_grid_adjacency_shadow_and_marks() {
     assert_eq!(lod.adjacency.len(), faces * 3);
     assert_eq!(lod.adjacency[3..6], [u32::MAX, 1, u32::MAX]);
     assert_eq!(lod.shadow, vec![1; faces]);
-    assert!(p
-        .chunks
-        .iter()
-        .any(|c| matches!(c, Chunk::Mark(m) if m.is_empty())));
-    let span = doc
-        .spans_in(0, doc.bytes.len() as u64)
-        .into_iter()
-        .find(|s| s.path == "InfG.faces[5]")
-        .unwrap();
-    assert!(
-        span.value.contains("invalid") && span.value.contains("submesh 1"),
-        "{}",
-        span.value
-    );
+    assert!(p.chunks.iter().any(|c| matches!(c, Chunk::Mark(m) if m.is_empty())));
+    let span = doc.spans_in(0, doc.bytes.len() as u64).into_iter().find(|s| s.path == "InfG.faces[5]").unwrap();
+    assert!(span.value.contains("invalid") && span.value.contains("submesh 1"), "{}", span.value);
 }
 
 #[test]
 fn sbm1_tags_and_flags_are_named() {
     let (doc, _) = ply_of("sbm1_all_types");
     let all = doc.spans_in(0, doc.bytes.len() as u64);
-    let get = |p: &str| {
-        all.iter()
-            .find(|s| s.path == p)
-            .unwrap_or_else(|| panic!("no {p}"))
-    };
+    let get = |p: &str| all.iter().find(|s| s.path == p).unwrap_or_else(|| panic!("no {p}"));
     assert!(get("SBM1[0].tags[0].tag_chunk").value.contains("WIND"));
     assert_eq!(get("SBM1[0].tags[1].tag_index").value, "6");
-    assert!(get("SBM1[0].vertex_elements[3].type_usage")
-        .value
-        .contains("HALF4 TEXCOORD"));
+    assert!(get("SBM1[0].vertex_elements[3].type_usage").value.contains("HALF4 TEXCOORD"));
     assert!(get("SBM1[1].mesh_flags").value.contains("mirrored"));
     assert!(get("SBM1[0].mesh_flags").value.contains("two-sided"));
     let lod = &doc.mesh.lods[0];
@@ -174,30 +139,14 @@ fn sbm1_tags_and_flags_are_named() {
 #[test]
 fn pm01_sections_use_their_stored_vertex_ranges() {
     let (doc, p) = ply_of("pm01_subm");
-    let Some(Chunk::Subm(s)) = p.chunks.iter().find(|c| matches!(c, Chunk::Subm(_))) else {
-        panic!()
-    };
+    let Some(Chunk::Subm(s)) = p.chunks.iter().find(|c| matches!(c, Chunk::Subm(_))) else { panic!() };
     let sec = &doc.mesh.lods[0].sections[0];
-    assert_eq!(
-        (sec.vertex_start, sec.vertex_count),
-        (s.vertex_start as u32, s.vertex_count as u32)
-    );
+    assert_eq!((sec.vertex_start, sec.vertex_count), (s.vertex_start as u32, s.vertex_count as u32));
     assert!(sec.two_sided);
     let (doc, _) = ply_of("pm01_skin4");
-    let f = doc
-        .spans_in(0, 200)
-        .into_iter()
-        .find(|s| s.path == "SUBM[0].vertex_format")
-        .unwrap();
-    assert!(
-        f.value.contains("skin 4 bones") && f.value.contains("wind"),
-        "{}",
-        f.value
-    );
-    assert_eq!(
-        doc.mesh.lods[0].sections[0].bones,
-        ["knee", "(mesh transform)", "hip"]
-    );
+    let f = doc.spans_in(0, 200).into_iter().find(|s| s.path == "SUBM[0].vertex_format").unwrap();
+    assert!(f.value.contains("skin 4 bones") && f.value.contains("wind"), "{}", f.value);
+    assert_eq!(doc.mesh.lods[0].sections[0].bones, ["knee", "(mesh transform)", "hip"]);
 }
 
 #[test]
@@ -208,27 +157,14 @@ fn many_overlapping_submeshes_stay_linear() {
     // 30 SBM1 chunks all naming the same 20000 faces (over vertices 1..=8 of 10): walking
     // every range would be 30 passes; past a budget of a few passes the sections name every
     // vertex instead of measuring their range.
-    let el = |t| Element {
-        type_usage: t,
-        usage_index: 0,
-        stream: 0,
-    };
+    let el = |t| Element { type_usage: t, usage_index: 0, stream: 0 };
     let elements = vec![el(0x02)];
     let (l, _) = Layout::from_elements(&elements, meshscope::Confidence::Proven, "");
-    let verts: Vec<Vertex> = (0..10)
-        .map(|k| Vertex {
-            position: [k as f32, 0.0, 0.0],
-            ..Default::default()
-        })
-        .collect();
+    let verts: Vec<Vertex> = (0..10).map(|k| Vertex { position: [k as f32, 0.0, 0.0], ..Default::default() }).collect();
     let idx: Vec<u16> = (0..60000u32).map(|i| (1 + i % 8) as u16).collect();
     let mut b = Builder::new(Magic::Eply);
     for _ in 0..30 {
-        b = b.chunk(Chunk::Sbm1(Sbm1 {
-            elements: elements.clone(),
-            face_count: 20000,
-            ..Default::default()
-        }));
+        b = b.chunk(Chunk::Sbm1(Sbm1 { elements: elements.clone(), face_count: 20000, ..Default::default() }));
     }
     let bytes = b.vert(&l, 12, 0, &verts).indx(&idx).build().unwrap();
     let doc = meshscope::open("overlap.ply", bytes);
@@ -238,8 +174,5 @@ fn many_overlapping_submeshes_stay_linear() {
     assert_eq!((secs[0].vertex_start, secs[0].vertex_count), (1, 8));
     assert_eq!((secs[29].vertex_start, secs[29].vertex_count), (0, 10));
     // The faces are counted 30 times over: the coverage check says so.
-    assert!(doc
-        .checks
-        .iter()
-        .any(|c| c.name == "submesh faces cover the triangles" && !c.passed));
+    assert!(doc.checks.iter().any(|c| c.name == "submesh faces cover the triangles" && !c.passed));
 }

@@ -14,43 +14,21 @@ fn sample(name: &str) -> String {
 }
 
 fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_meshscope"))
-        .args(args)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = Command::new(env!("CARGO_BIN_EXE_meshscope")).args(args).output().expect("runs");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
 #[test]
 fn inspect_json_has_the_gem_ply_object() {
-    let out = run(&[
-        "inspect",
-        "--json",
-        &sample("gun2.ply"),
-        &sample("map_4v4_long.ply"),
-    ]);
-    let lines: Vec<Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let out = run(&["inspect", "--json", &sample("gun2.ply"), &sample("map_4v4_long.ply")]);
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2);
     let g = &lines[0]["gem_ply"];
     assert_eq!(g["magic"], "EPLY");
+    assert_eq!(g["chunks"], serde_json::json!(["BNDS", "SKIN", "MESH", "VERT", "INDX"]));
     assert_eq!(
-        g["chunks"],
-        serde_json::json!(["BNDS", "SKIN", "MESH", "VERT", "INDX"])
-    );
-    assert_eq!(
-        (
-            g["vertex_count"].as_u64(),
-            g["vertex_size"].as_u64(),
-            g["index_count"].as_u64()
-        ),
+        (g["vertex_count"].as_u64(), g["vertex_size"].as_u64(), g["index_count"].as_u64()),
         (Some(325), Some(56), Some(432))
     );
     assert_eq!(lines[0]["coverage"]["uncovered"], 0);
@@ -74,24 +52,14 @@ fn export_obj_writes_positions_normals_uvs_and_a_group_per_submesh() {
     let x = f32::from_le_bytes([0xd8, 0x90, 0x72, 0x40]);
     let y = f32::from_le_bytes([0xac, 0xff, 0x81, 0xbf]);
     let z = f32::from_le_bytes([0x0c, 0x2d, 0x23, 0xc0]);
-    assert!(
-        obj.contains(&format!("\nv {x} {y} {z}\n")),
-        "first vertex as stored"
-    );
+    assert!(obj.contains(&format!("\nv {x} {y} {z}\n")), "first vertex as stored");
     // First face: INDX at 0x23c holds 2 1 0 first; OBJ counts from 1.
     assert!(obj.contains("\nf 3/3/3 2/2/2 1/1/1\n"), "{obj}");
 
     let dir = std::env::temp_dir().join(format!("meshscope-gem-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("gun2.obj");
-    let stdout = run(&[
-        "export",
-        &sample("gun2.ply"),
-        "--format",
-        "obj",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let stdout = run(&["export", &sample("gun2.ply"), "--format", "obj", "-o", out.to_str().unwrap()]);
     assert!(stdout.is_empty());
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(written.lines().filter(|l| l.starts_with("f ")).count(), 144);
@@ -101,24 +69,15 @@ fn export_obj_writes_positions_normals_uvs_and_a_group_per_submesh() {
 
 #[test]
 fn roundtrip_reports_identical_per_file() {
-    let files: Vec<String> = [
-        "enumerator_background1.ply",
-        "enumerator1.ply",
-        "at1_a1.ply",
-        "gun2.ply",
-        "ger1.ply",
-        "map_4v4_long.ply",
-    ]
-    .iter()
-    .map(|f| sample(f))
-    .collect();
+    let files: Vec<String> =
+        ["enumerator_background1.ply", "enumerator1.ply", "at1_a1.ply", "gun2.ply", "ger1.ply", "map_4v4_long.ply"]
+            .iter()
+            .map(|f| sample(f))
+            .collect();
     let mut args = vec!["roundtrip"];
     args.extend(files.iter().map(String::as_str));
     let out = run(&args);
-    let lines: Vec<Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 6);
     for (l, f) in lines.iter().zip(&files) {
         assert_eq!(l["file"], f.as_str());

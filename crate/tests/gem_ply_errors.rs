@@ -12,12 +12,7 @@ fn samples() -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect();
     v.sort();
     assert_eq!(v.len(), 6);
@@ -25,23 +20,13 @@ fn samples() -> Vec<(String, Vec<u8>)> {
 }
 
 fn fixed_spans(doc: &Document) -> HashSet<(String, u64, u64)> {
-    doc.spans
-        .fixed()
-        .iter()
-        .map(|s| (s.path.to_string(), s.start, s.len))
-        .collect()
+    doc.spans.fixed().iter().map(|s| (s.path.to_string(), s.start, s.len)).collect()
 }
 
 /// Cuts `bytes` at `len` and checks the decode of what is left. The format's own decode
 /// is checked at every length; the whole document pipeline (tree, summary, writer) at
 /// every 61st, so the test stays quick in debug builds.
-fn truncated(
-    name: &str,
-    bytes: &[u8],
-    len: usize,
-    full: &HashSet<(String, u64, u64)>,
-    chunk_starts: &[u64],
-) {
+fn truncated(name: &str, bytes: &[u8], len: usize, full: &HashSet<(String, u64, u64)>, chunk_starts: &[u64]) {
     let cut = &bytes[..len];
     if len % 61 == 0 {
         let doc = meshscope::open(name, cut.to_vec());
@@ -55,43 +40,20 @@ fn truncated(
     }
     let d = gem_ply::decode(cut);
     if !chunk_starts.contains(&(len as u64)) {
-        let e = d
-            .errors
-            .first()
-            .unwrap_or_else(|| panic!("{name} cut at {len}: no error"));
-        assert!(
-            e.offset <= len as u64,
-            "{name} cut at {len}: error offset {} past the end",
-            e.offset
-        );
-        assert!(
-            !e.path.is_empty(),
-            "{name} cut at {len}: error without a field path"
-        );
+        let e = d.errors.first().unwrap_or_else(|| panic!("{name} cut at {len}: no error"));
+        assert!(e.offset <= len as u64, "{name} cut at {len}: error offset {} past the end", e.offset);
+        assert!(!e.path.is_empty(), "{name} cut at {len}: error without a field path");
         // Every field of the whole file that ends before the error is still there.
-        let have: HashSet<(&str, u64, u64)> = d
-            .fields
-            .spans
-            .iter()
-            .map(|s| (s.path.as_str(), s.start, s.len))
-            .collect();
+        let have: HashSet<(&str, u64, u64)> =
+            d.fields.spans.iter().map(|s| (s.path.as_str(), s.start, s.len)).collect();
         for s in full.iter().filter(|s| s.1 + s.2 <= e.offset) {
-            assert!(
-                have.contains(&(s.0.as_str(), s.1, s.2)),
-                "{name} cut at {len}: lost {s:?} before error {e}"
-            );
+            assert!(have.contains(&(s.0.as_str(), s.1, s.2)), "{name} cut at {len}: lost {s:?} before error {e}");
         }
     }
 }
 
 fn chunk_starts(doc: &Document) -> Vec<u64> {
-    let mut v: Vec<u64> = doc
-        .spans
-        .fixed()
-        .iter()
-        .filter(|s| s.path.ends_with(".id"))
-        .map(|s| s.start)
-        .collect();
+    let mut v: Vec<u64> = doc.spans.fixed().iter().filter(|s| s.path.ends_with(".id")).map(|s| s.start).collect();
     v.push(4);
     v
 }
@@ -107,10 +69,7 @@ fn truncation_at_every_length_of_every_sample_and_fixture() {
         // The 1.1 MB landscape: every length through its header, then a stride through the
         // buffers, then every length of the last bytes.
         let lens: Vec<usize> = if bytes.len() > 100_000 {
-            (0..400)
-                .chain((400..bytes.len()).step_by(99_991))
-                .chain(bytes.len() - 12..bytes.len())
-                .collect()
+            (0..400).chain((400..bytes.len()).step_by(99_991)).chain(bytes.len() - 12..bytes.len()).collect()
         } else {
             (0..bytes.len()).collect()
         };
@@ -127,18 +86,12 @@ fn a_file_cut_at_a_chunk_boundary_keeps_the_chunks_before_it() {
     let bytes = samples().into_iter().find(|s| s.0 == "ger1.ply").unwrap().1;
     let doc = meshscope::open("ger1.ply", bytes[..bytes.len() - 4].to_vec());
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
-    let meshscope::formats::Details::GemPly(p) = &doc.details else {
-        panic!()
-    };
+    let meshscope::formats::Details::GemPly(p) = &doc.details else { panic!() };
     assert!(!p.mirrored() && p.chunk_ids() == ["BNDS", "MESH", "VERT", "INDX"]);
     assert!(doc.mesh.lods[0].sections[0].mirrored);
     // Cut before VERT: the submesh has nothing to draw from.
     let doc = meshscope::open("ger1.ply", bytes[..0x45].to_vec());
-    assert!(
-        doc.errors.iter().any(|e| e.path == "VERT"),
-        "{:?}",
-        doc.errors
-    );
+    assert!(doc.errors.iter().any(|e| e.path == "VERT"), "{:?}", doc.errors);
 }
 
 fn first_error(bytes: Vec<u8>) -> (Document, meshscope::Error) {
@@ -148,11 +101,7 @@ fn first_error(bytes: Vec<u8>) -> (Document, meshscope::Error) {
 }
 
 fn enumerator_bg() -> Vec<u8> {
-    samples()
-        .into_iter()
-        .find(|s| s.0 == "enumerator_background1.ply")
-        .unwrap()
-        .1
+    samples().into_iter().find(|s| s.0 == "enumerator_background1.ply").unwrap().1
 }
 
 #[test]
@@ -163,10 +112,7 @@ fn unknown_chunk_id_stops_with_its_offset() {
     let (doc, e) = first_error(b);
     assert_eq!((e.offset, e.path.as_str()), (0x20, "chunk[1].id"));
     assert!(e.message().contains("XXXX"), "{}", e.message());
-    assert!(
-        doc.spans.fixed().iter().any(|s| s.path == "BNDS.max"),
-        "BNDS kept"
-    );
+    assert!(doc.spans.fixed().iter().any(|s| s.path == "BNDS.max"), "BNDS kept");
 }
 
 #[test]
@@ -178,11 +124,7 @@ fn counts_past_the_end_are_refused_before_allocation() {
     assert_eq!(e.path, "VERT.vertices");
     assert_eq!(e.offset, 0x5a);
     assert!(matches!(e.kind, meshscope::ErrorKind::LimitExceeded { .. }));
-    assert!(doc
-        .spans
-        .fixed()
-        .iter()
-        .any(|s| s.path == "VERT.vertex_flags"));
+    assert!(doc.spans.fixed().iter().any(|s| s.path == "VERT.vertex_flags"));
     // A negative index count.
     let mut b = enumerator_bg();
     b[0xde..0xe2].copy_from_slice(&(-3i32).to_le_bytes());
@@ -203,15 +145,8 @@ fn a_name_past_the_end_names_its_field() {
     b[0x34] = 0xff;
     b.truncate(0x60);
     let (doc, e) = first_error(b);
-    assert_eq!(
-        (e.offset, e.path.as_str()),
-        (0x35, "MESH[0].material_name.text")
-    );
-    assert!(doc
-        .spans
-        .fixed()
-        .iter()
-        .any(|s| s.path == "MESH[0].material_name.length"));
+    assert_eq!((e.offset, e.path.as_str()), (0x35, "MESH[0].material_name.text"));
+    assert!(doc.spans.fixed().iter().any(|s| s.path == "MESH[0].material_name.length"));
 }
 
 #[test]
@@ -221,10 +156,7 @@ fn an_index_past_the_vertices_is_an_error_at_that_index() {
     b[0xe6..0xe8].copy_from_slice(&4u16.to_le_bytes());
     let (doc, e) = first_error(b);
     assert_eq!((e.offset, e.path.as_str()), (0xe6, "INDX.indices[2]"));
-    assert!(doc
-        .checks
-        .iter()
-        .any(|c| c.name == "indices name vertices" && !c.passed));
+    assert!(doc.checks.iter().any(|c| c.name == "indices name vertices" && !c.passed));
     // The OBJ export leaves that triangle out rather than writing a bad reference.
     let obj = meshscope::export::obj::write_obj(&doc.mesh.lods[0], "bad");
     assert_eq!(obj.matches("\nf ").count(), 1);

@@ -7,42 +7,19 @@ use meshscope::{Confidence, Document};
 use std::path::PathBuf;
 
 fn sample(name: &str) -> Document {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/samples/gem-ply")
-        .join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/gem-ply").join(name);
     let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     meshscope::open(name, bytes)
 }
 
 /// (file, magic, chunks, vertices, stride, indices), from shared/README.md's table.
 const TABLE: [(&str, &str, &str, usize, u16, usize); 6] = [
-    (
-        "enumerator_background1.ply",
-        "EPLY",
-        "BNDS MESH VERT INDX",
-        4,
-        32,
-        6,
-    ),
-    (
-        "enumerator1.ply",
-        "EPLY",
-        "BNDS MESH MESH MESH VERT INDX",
-        12,
-        36,
-        18,
-    ),
+    ("enumerator_background1.ply", "EPLY", "BNDS MESH VERT INDX", 4, 32, 6),
+    ("enumerator1.ply", "EPLY", "BNDS MESH MESH MESH VERT INDX", 12, 36, 18),
     ("at1_a1.ply", "EPLY", "BNDS MESH VERT INDX", 137, 48, 198),
     ("gun2.ply", "EPLY", "BNDS SKIN MESH VERT INDX", 325, 56, 432),
     ("ger1.ply", "EPLY", "BNDS MESH VERT INDX MROR", 4, 32, 6),
-    (
-        "map_4v4_long.ply",
-        "BPLY",
-        "BNDS SUBM BAS2 VERT IND4",
-        16911,
-        44,
-        98802,
-    ),
+    ("map_4v4_long.ply", "BPLY", "BNDS SUBM BAS2 VERT IND4", 16911, 44, 98802),
 ];
 
 #[test]
@@ -52,9 +29,7 @@ fn samples_decode_fully_and_match_the_table() {
         assert_eq!(doc.format, meshscope::Format::GemPly, "{file}");
         assert!(doc.errors.is_empty(), "{file}: {:?}", doc.errors);
         assert_eq!(doc.coverage().uncovered, 0, "{file}");
-        let Details::GemPly(p) = &doc.details else {
-            panic!("{file}: no details")
-        };
+        let Details::GemPly(p) = &doc.details else { panic!("{file}: no details") };
         assert_eq!(p.magic.name(), magic);
         assert_eq!(p.chunk_ids().join(" "), chunks, "{file}");
         assert_eq!(p.vert_header().map(|v| v.1), Some(stride), "{file}");
@@ -64,11 +39,7 @@ fn samples_decode_fully_and_match_the_table() {
         assert_eq!(lod.normals.len(), nv * 3, "{file}");
         assert_eq!(lod.uvs.first().map(Vec::len), Some(nv * 2), "{file}");
         for c in &doc.checks {
-            assert!(
-                c.passed,
-                "{file}: check {} failed: {} vs {}",
-                c.name, c.stored, c.measured
-            );
+            assert!(c.passed, "{file}: check {} failed: {} vs {}", c.name, c.stored, c.measured);
         }
         let secs: u32 = lod.sections.iter().map(|s| s.index_count).sum();
         assert_eq!(secs as usize, ni, "{file}: sections cover every index");
@@ -105,25 +76,12 @@ fn skinned_sample_resolves_bones_through_the_bone_map() {
     assert_eq!(&lod.weights[4..6], &[0.0, 1.0]);
     assert_eq!(lod.joints[4..6], [0, 0]);
     let w = span(&doc, "VERT.vertices[0].blend_weight");
-    assert_eq!(
-        (w.start, w.len, w.confidence),
-        (0x5c + 12, 4, Confidence::Observed)
-    );
+    assert_eq!((w.start, w.len, w.confidence), (0x5c + 12, 4, Confidence::Observed));
     let t = span(&doc, "VERT.vertices[0].tangent");
-    assert_eq!(
-        (t.start, t.len, t.confidence),
-        (0x5c + 40, 16, Confidence::Observed)
-    );
+    assert_eq!((t.start, t.len, t.confidence), (0x5c + 40, 16, Confidence::Observed));
     assert_eq!(lod.tangents.len(), 325 * 4);
     let f = span(&doc, "MESH[0].mesh_flags");
-    for name in [
-        "skinned",
-        "bump",
-        "specular",
-        "use material",
-        "sub-skin",
-        "realtime lighting",
-    ] {
+    for name in ["skinned", "bump", "specular", "use material", "sub-skin", "realtime lighting"] {
         assert!(f.value.contains(name), "{name} in {}", f.value);
     }
     assert_eq!(span(&doc, "MESH[0].fvf").confidence, Confidence::Proven);
@@ -138,17 +96,11 @@ fn colors_follow_the_full_color_flag() {
     assert_eq!(lod.sections.len(), 3);
     assert_eq!(lod.sections[2].name, "number3.mtl");
     // Each MESH holds two faces; section 1 starts at index 6.
-    assert_eq!(
-        (lod.sections[1].index_start, lod.sections[1].index_count),
-        (6, 6)
-    );
+    assert_eq!((lod.sections[1].index_start, lod.sections[1].index_count), (6, 6));
     // map: VERT flags 0, colors 7f 7f 7f ff: doubled after loading (rgb).
     let doc = sample("map_4v4_long.ply");
     let lod = &doc.mesh.lods[0];
-    assert_eq!(
-        &lod.colors[..4],
-        &[254.0 / 255.0, 254.0 / 255.0, 254.0 / 255.0, 1.0]
-    );
+    assert_eq!(&lod.colors[..4], &[254.0 / 255.0, 254.0 / 255.0, 254.0 / 255.0, 1.0]);
 }
 
 #[test]
@@ -159,10 +111,7 @@ fn landscape_submesh_follows_the_file_not_the_description() {
     assert_eq!((e.start, e.confidence), (0x27, Confidence::Observed));
     assert!(e.value.contains("FLOAT3 NORMAL"), "{}", e.value);
     let u = span(&doc, "SUBM[0].unknown[1]");
-    assert_eq!(
-        (u.start, u.value.as_str(), u.confidence),
-        (0x3e, "16911", Confidence::Unknown)
-    );
+    assert_eq!((u.start, u.value.as_str(), u.confidence), (0x3e, "16911", Confidence::Unknown));
     let tail = span(&doc, "VERT.vertices[5].unexplained");
     assert_eq!((tail.len, tail.confidence), (8, Confidence::Unknown));
     let grid = doc.mesh.lods[0].grid.as_ref().expect("BAS2 makes a grid");
@@ -170,14 +119,8 @@ fn landscape_submesh_follows_the_file_not_the_description() {
     // BAS2 data starts at 0x53: center (0, 0), then axis_x.x = 100.0 (bytes 00 00 c8 42 at 0x5b).
     assert_eq!(grid.polygon_basis[..3], [0.0, 0.0, 100.0]);
     let s = &doc.mesh.lods[0].sections[0];
-    assert_eq!(
-        s.index_source.map(|x| (x.offset, x.stride)),
-        Some((744227 + 8, 4))
-    );
-    assert_eq!(
-        s.vertex_source.map(|x| (x.offset, x.stride)),
-        Some((0x8f, 44))
-    );
+    assert_eq!(s.index_source.map(|x| (x.offset, x.stride)), Some((744227 + 8, 4)));
+    assert_eq!(s.vertex_source.map(|x| (x.offset, x.stride)), Some((0x8f, 44)));
 }
 
 #[test]

@@ -17,10 +17,12 @@ fn base() -> &'static [Built; 2] {
         c.joints = vec![[0, 1, 0, 0]; c.positions.len()];
         c.weights = vec![[1.0, 0.0, 0.0, 0.0]; c.positions.len()];
         c.bones = vec![0, 1];
-        let lods = |inline| vec![
-            BuildLod { sections: vec![c.clone(), grid("F/B", 1, 1.0)], index_32: false, inline },
-            BuildLod { sections: vec![grid("F/C", 1, 1.0)], index_32: true, inline: false },
-        ];
+        let lods = |inline| {
+            vec![
+                BuildLod { sections: vec![c.clone(), grid("F/B", 1, 1.0)], index_32: false, inline },
+                BuildLod { sections: vec![grid("F/C", 1, 1.0)], index_32: true, inline: false },
+            ]
+        };
         [
             build(&BuildMesh { name: "fuzz/rigid".into(), mesh_type: 0, bone_count: 0, lods: lods(false) }),
             build(&BuildMesh { name: "fuzz/skinned".into(), mesh_type: 1, bone_count: 2, lods: lods(true) }),
@@ -30,7 +32,8 @@ fn base() -> &'static [Built; 2] {
 
 fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
     // The census's decode leaves out the checks, and nothing else.
-    let (full, lean) = (decode_meshset("f.res", &res), meshscope::formats::decode_fields(Format::FrostbiteMeshSet, "f.res", &res));
+    let (full, lean) =
+        (decode_meshset("f.res", &res), meshscope::formats::decode_fields(Format::FrostbiteMeshSet, "f.res", &res));
     assert!(lean.fields.spans == full.fields.spans && lean.errors == full.errors);
     // Twice into one census: the second file meets the kinds and entries of the first.
     let mut census = Census::new();
@@ -75,12 +78,19 @@ fuzz_target!(|data: &[u8]| {
             if off & 0x8000 != 0 {
                 let o = off & 0x7fff;
                 let n = chunk.len().max(1);
-                if let Some(x) = chunk.get_mut(o % n) { *x ^= e[2]; }
-            } else if let Some(x) = { let n = res.len().max(1); res.get_mut(off % n) } {
+                if let Some(x) = chunk.get_mut(o % n) {
+                    *x ^= e[2];
+                }
+            } else if let Some(x) = {
+                let n = res.len().max(1);
+                res.get_mut(off % n)
+            } {
                 *x ^= e[2];
             }
         }
-        if let Some(n) = len_cut { chunk.truncate(n); }
+        if let Some(n) = len_cut {
+            chunk.truncate(n);
+        }
         exercise(res, &chunk, &b.resmeta);
     }
 });

@@ -29,11 +29,7 @@ fuzz_target!(|data: &[u8]| {
     // must give back every byte.
     let p = meshscope::formats::gem_ply::parse(&doc.bytes);
     if !p.stopped {
-        let w = meshscope::formats::gem_ply::write_with(&p.ply, &doc.bytes)
-            .expect("a parsed file writes");
-        assert!(
-            w == doc.bytes,
-            "a fully parsed file must write back identical"
-        );
+        let w = meshscope::formats::gem_ply::write_with(&p.ply, &doc.bytes).expect("a parsed file writes");
+        assert!(w == doc.bytes, "a fully parsed file must write back identical");
     }
 });

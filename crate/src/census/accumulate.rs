@@ -3,10 +3,10 @@
 //! `VALUE_CAP` distinct values are kept with exact counts, each with at most `EXAMPLES`
 //! places; records whose value arrives after the cap is full are counted in the tail.
 
+use super::FxMap;
+pub use crate::field::decimal;
 use crate::short::Short;
 use crate::span::Confidence;
-pub use crate::field::decimal;
-use super::FxMap;
 
 /// Distinct values kept per entry (exact counts); later new values go to the tail.
 pub const VALUE_CAP: usize = 1024;
@@ -341,7 +341,10 @@ mod tests {
 
     #[test]
     fn a_number_counted_by_value_is_counted_as_its_text() {
-        let (mut a, mut b) = (Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()), Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()));
+        let (mut a, mut b) = (
+            Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()),
+            Entry::new(EntryKind::Size, "s".into(), String::new(), "size".into()),
+        );
         for (i, n) in [4u64, 4, 4, 7, 4, 4, 12, 12, 0].into_iter().enumerate() {
             let file = i as u32 / 3;
             a.add_number(n, Some(8), || place(file), file);
@@ -349,7 +352,9 @@ mod tests {
         }
         a.add_number(4, Some(9), || place(5), 5);
         b.add("4", || Some(4.0), Some(9), || place(5), 5);
-        let show = |e: &Entry| format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.offset_varies, &e.values));
+        let show = |e: &Entry| {
+            format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.offset_varies, &e.values))
+        };
         assert_eq!(show(&a), show(&b));
         assert_eq!(a.values[0].1.count, 6);
     }

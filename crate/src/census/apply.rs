@@ -84,7 +84,9 @@ impl Census {
                     names.fields.push(Field { entry: NO_ENTRY, indexed: *indexed });
                     names.defs.push(d.clone());
                 }
-                Def::Slot { folded, .. } => names.slots.push(Slot { folded: folded.clone(), count: NO_ENTRY, region: None }),
+                Def::Slot { folded, .. } => {
+                    names.slots.push(Slot { folded: folded.clone(), count: NO_ENTRY, region: None })
+                }
             }
         }
         let mut bufs = std::mem::take(&mut self.bufs);
@@ -108,7 +110,17 @@ impl Census {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn count_record(&mut self, plan: &Plan, i: usize, r: &Rec, kid: usize, names: &mut Names, bufs: &mut Bufs, (bytes, file, format): (&[u8], u32, &'static str), value_at: &mut usize) {
+    fn count_record(
+        &mut self,
+        plan: &Plan,
+        i: usize,
+        r: &Rec,
+        kid: usize,
+        names: &mut Names,
+        bufs: &mut Bufs,
+        (bytes, file, format): (&[u8], u32, &'static str),
+        value_at: &mut usize,
+    ) {
         let v0 = bufs.values.len();
         let inst = bufs.insts.len();
         let parent = (r.parent != NO_PARENT).then_some(r.parent as usize);
@@ -141,7 +153,9 @@ impl Census {
             let Some(field) = names.fields.get_mut(f.id as usize) else { continue };
             let id = match field.entry {
                 NO_ENTRY => {
-                    let Some(Def::Field { name, ty, width, confidence, .. }) = names.defs.get(f.id as usize) else { continue };
+                    let Some(Def::Field { name, ty, width, confidence, .. }) = names.defs.get(f.id as usize) else {
+                        continue;
+                    };
                     let id = match cache.names.get(name.as_str()) {
                         Some(&id) => id,
                         None => {
@@ -198,7 +212,13 @@ impl Census {
         if root || hi > lo {
             let id = match cache.size {
                 Some(id) => id,
-                None => *cache.size.insert(self.intern(format, EntryKind::Size, record_name(kind).to_string(), kind, "size")),
+                None => *cache.size.insert(self.intern(
+                    format,
+                    EntryKind::Size,
+                    record_name(kind).to_string(),
+                    kind,
+                    "size",
+                )),
             };
             self.entries[id].add_number(size, None, place(lo), file);
             bufs.values.push((id, size as f64));
@@ -237,7 +257,19 @@ impl Census {
     /// Counts bytes `[s, e)` of a record starting at `lo`: as u32 words where a whole word
     /// at a record-relative multiple of 4 is inside the range, else byte by byte.
     #[allow(clippy::too_many_arguments)]
-    fn unexplained(&mut self, cache: &mut KindCache, ek: EntryKind, kind: &str, (plan, i): (&Plan, usize), lo: u64, s: u64, e: u64, bytes: &[u8], file: u32, format: &'static str) {
+    fn unexplained(
+        &mut self,
+        cache: &mut KindCache,
+        ek: EntryKind,
+        kind: &str,
+        (plan, i): (&Plan, usize),
+        lo: u64,
+        s: u64,
+        e: u64,
+        bytes: &[u8],
+        file: u32,
+        format: &'static str,
+    ) {
         let mut o = s.saturating_sub(lo);
         let r1 = e.saturating_sub(lo);
         while o < r1 {
@@ -279,8 +311,19 @@ mod tests {
         (0..24u32)
             .map(|i| {
                 let lods = [1, 3, 1, 2][i as usize % 4];
-                let lod = |l: u32| BuildLod { sections: (0..1 + (i + l) % 3).map(|k| cube(&format!("M{}", k + i % 5), 1.0 + (i % 4) as f32, [0.0; 3])).collect(), index_32: i % 5 == 0, inline: false };
-                let b = BuildMesh { name: format!("m/{i}"), mesh_type: (i % 3) as u8, bone_count: if i % 3 == 0 { 0 } else { 2 }, lods: (0..lods).map(lod).collect() };
+                let lod = |l: u32| BuildLod {
+                    sections: (0..1 + (i + l) % 3)
+                        .map(|k| cube(&format!("M{}", k + i % 5), 1.0 + (i % 4) as f32, [0.0; 3]))
+                        .collect(),
+                    index_32: i % 5 == 0,
+                    inline: false,
+                };
+                let b = BuildMesh {
+                    name: format!("m/{i}"),
+                    mesh_type: (i % 3) as u8,
+                    bone_count: if i % 3 == 0 { 0 } else { 2 },
+                    lods: (0..lods).map(lod).collect(),
+                };
                 Parsed::new(&format!("m{i}.MeshSet"), build(&b).resource)
             })
             .collect()

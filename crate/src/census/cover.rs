@@ -149,7 +149,15 @@ mod tests {
             stride: 4,
             count: 2,
             path: "r".into(),
-            elems: vec![Elem { offset: 0, len: 2, name: String::new(), ty: "u16".into(), confidence: Confidence::Proven, note: "".into(), format: fmt }],
+            elems: vec![Elem {
+                offset: 0,
+                len: 2,
+                name: String::new(),
+                ty: "u16".into(),
+                confidence: Confidence::Proven,
+                note: "".into(),
+                format: fmt,
+            }],
         });
         let merged = merge_spans(&f.spans);
         let c = Cover::new(&merged, &f.regions);

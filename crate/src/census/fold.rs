@@ -29,7 +29,11 @@ pub fn fold(path: &str) -> String {
 
 /// Joins a record kind and a child name; the file itself is the empty kind.
 pub fn join(kind: &str, name: &str) -> String {
-    if kind.is_empty() { name.to_string() } else { format!("{kind}.{name}") }
+    if kind.is_empty() {
+        name.to_string()
+    } else {
+        format!("{kind}.{name}")
+    }
 }
 
 #[cfg(test)]

@@ -231,7 +231,9 @@ impl Census {
         // take part (after the first files, few fields have candidates left).
         live.clear();
         live.extend(insts.iter().map(|i| {
-            values[i.values.clone()].iter().any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a))
+            values[i.values.clone()]
+                .iter()
+                .any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a))
         }));
         for n in (0..insts.len()).rev() {
             if let (true, Some(p)) = (live[n], insts[n].parent) {
@@ -249,7 +251,10 @@ impl Census {
             let lookup = |b: usize| chain.get(b).or_else(|| base.get(b));
             let mut first_seen = false;
             for &(a, va) in &values[inst.values.clone()] {
-                if self.entries[a].kind == EntryKind::Field && self.relations.wants(a) && !self.relations.narrow(a, va, lookup) {
+                if self.entries[a].kind == EntryKind::Field
+                    && self.relations.wants(a)
+                    && !self.relations.narrow(a, va, lookup)
+                {
                     first_seen = true;
                 }
             }

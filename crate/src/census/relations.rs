@@ -206,7 +206,8 @@ mod tests {
         };
         let file = scope(&[(4, 5.0), (1, 1.0)]);
         let on = |top| Layered { top, base: &file };
-        let (first, second) = (scope(&[(0, 5.0), (1, 5.0), (2, 5.0), (3, 1.0)]), scope(&[(0, 6.0), (1, 6.0), (2, 7.0), (3, 6.0)]));
+        let (first, second) =
+            (scope(&[(0, 5.0), (1, 5.0), (2, 5.0), (3, 1.0)]), scope(&[(0, 6.0), (1, 6.0), (2, 7.0), (3, 6.0)]));
         r.observe(0, 5.0, on(&first));
         r.observe(0, 6.0, on(&second));
         assert_eq!(r.pairs(), vec![(0, 1)], "3 was unequal first, 2 later; the record's 1 wins over the file's");

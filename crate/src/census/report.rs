@@ -205,8 +205,14 @@ impl Census {
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by(|&x, &y| {
             let (a, b) = (&self.entries[x], &self.entries[y]);
-            (a.format, &a.record, a.offset.is_none(), a.offset, a.kind, &a.path)
-                .cmp(&(b.format, &b.record, b.offset.is_none(), b.offset, b.kind, &b.path))
+            (a.format, &a.record, a.offset.is_none(), a.offset, a.kind, &a.path).cmp(&(
+                b.format,
+                &b.record,
+                b.offset.is_none(),
+                b.offset,
+                b.kind,
+                &b.path,
+            ))
         });
         let entries = order
             .into_iter()

@@ -2,9 +2,9 @@
 //! where the file was decoded. The census then counts the plan (`apply`).
 
 use super::accumulate::is_flags;
+use super::cover::{subtract, Cover};
 use super::fold::{fold, join};
 use super::plan::{Def, Ends, NumOp, Plan, Rec, NO_PARENT};
-use super::cover::{subtract, Cover};
 use super::{key_into, FxMap, Parsed};
 use crate::formats::Format;
 use crate::shape::Texts;
@@ -23,7 +23,11 @@ pub(crate) fn may_own(lo: u64, hi: u64, next: u64) -> bool {
 
 /// How a record kind is named in entries: the file itself is `(file)`.
 pub fn record_name(kind: &str) -> &str {
-    if kind.is_empty() { "(file)" } else { kind }
+    if kind.is_empty() {
+        "(file)"
+    } else {
+        kind
+    }
 }
 
 /// A group child waiting for its walk: node, record kind, indexed name, and where the
@@ -228,14 +232,16 @@ impl Planner {
             let k = &mut self.kinds[kind as usize];
             // A kind's fields come in the same order record after record: the field at this
             // place last time is checked first, by its name, before any hashing.
-            let guess = k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| s == name));
+            let guess =
+                k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| s == name));
             let id = match guess.or_else(|| k.names.get(name).copied()) {
                 Some(id) => id,
                 None => {
                     let id = self.field_names.len() as u32;
                     self.field_names.push(name.to_string());
                     k.names.insert(name.to_string(), id);
-                    let (ty, width, confidence, indexed) = (span.ty.to_string(), c.end - c.start, span.confidence, name.ends_with(']'));
+                    let (ty, width, confidence, indexed) =
+                        (span.ty.to_string(), c.end - c.start, span.confidence, name.ends_with(']'));
                     plan.defs.push(Def::Field { name: name.to_string(), ty, width, confidence, indexed });
                     id
                 }
@@ -328,7 +334,14 @@ impl Planner {
             }
             u1 = plan.holes.len() as u32;
         }
-        let ends = Ends { path: plan.paths.len() as u32, fields: plan.fields.len() as u32, nums: plan.nums.len() as u32, holes: h1, ext: e1, unknown: u1 };
+        let ends = Ends {
+            path: plan.paths.len() as u32,
+            fields: plan.fields.len() as u32,
+            nums: plan.nums.len() as u32,
+            holes: h1,
+            ext: e1,
+            unknown: u1,
+        };
         plan.records.push(Rec { kind, parent, ends, lo, hi, reach });
 
         // Where the elements of the same array before and after each start: mostly the
@@ -365,7 +378,16 @@ impl Planner {
                     (None, None) => Next::Borrowed,
                 }
             };
-            self.record(d, plan, g.kind, texts.path(c), shape.kids(c), (me as u32, path.len()), next, Some((c.start, c.end)));
+            self.record(
+                d,
+                plan,
+                g.kind,
+                texts.path(c),
+                shape.kids(c),
+                (me as u32, path.len()),
+                next,
+                Some((c.start, c.end)),
+            );
         }
         self.groups.truncate(g0);
     }

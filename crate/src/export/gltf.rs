@@ -35,10 +35,8 @@ impl Builder {
         }
         let off = self.bin.len();
         self.bin.extend_from_slice(bytes);
-        self.views.push(format!(
-            "{{\"buffer\":0,\"byteOffset\":{off},\"byteLength\":{},\"target\":{target}}}",
-            bytes.len()
-        ));
+        self.views
+            .push(format!("{{\"buffer\":0,\"byteOffset\":{off},\"byteLength\":{},\"target\":{target}}}", bytes.len()));
         self.views.len() - 1
     }
 
@@ -87,7 +85,11 @@ pub(crate) fn json_string(s: &str) -> String {
 }
 
 fn finite(x: f32) -> f32 {
-    if x.is_finite() { x } else { 0.0 }
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
 }
 
 /// Unit vectors of `n` components (the first three are normalized; a 4th, when there, becomes
@@ -168,7 +170,11 @@ fn section_triangles(lod: &Lod, s: &Section) -> Vec<u32> {
     let mut out = Vec::new();
     for t in lod.indices.get(start..end).unwrap_or(&[]).chunks_exact(3) {
         if t.iter().all(|&i| i < n) {
-            if s.mirrored { out.extend_from_slice(&[t[0], t[2], t[1]]) } else { out.extend_from_slice(t) }
+            if s.mirrored {
+                out.extend_from_slice(&[t[0], t[2], t[1]])
+            } else {
+                out.extend_from_slice(t)
+            }
         }
     }
     out
@@ -280,12 +286,21 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
             let first = nodes.len() + 2;
             let joints: Vec<String> = (first..first + bones.len()).map(|i| i.to_string()).collect();
             let _ = write!(node, ",\"skin\":{}", skins.len());
-            skins.push(format!("{{\"name\":{},\"skeleton\":{},\"joints\":[{}]}}", json_string(&format!("{lod_name} skin")), nodes.len() + 1, joints.join(",")));
+            skins.push(format!(
+                "{{\"name\":{},\"skeleton\":{},\"joints\":[{}]}}",
+                json_string(&format!("{lod_name} skin")),
+                nodes.len() + 1,
+                joints.join(",")
+            ));
             node.push('}');
             scene_nodes.push(nodes.len());
             nodes.push(node);
             scene_nodes.push(nodes.len());
-            nodes.push(format!("{{\"name\":{},\"children\":[{}]}}", json_string(&format!("{lod_name} skeleton")), joints.join(",")));
+            nodes.push(format!(
+                "{{\"name\":{},\"children\":[{}]}}",
+                json_string(&format!("{lod_name} skeleton")),
+                joints.join(",")
+            ));
             for bone in &bones {
                 nodes.push(format!("{{\"name\":{}}}", json_string(bone)));
             }

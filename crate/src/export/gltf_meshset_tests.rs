@@ -25,7 +25,11 @@ fn rigid() -> BuildMesh {
         mesh_type: 0,
         bone_count: 0,
         lods: vec![
-            BuildLod { sections: vec![cube("Props/Wood", 2.0, [0.0, 1.0, 0.0]), decal, shadow], index_32: false, inline: false },
+            BuildLod {
+                sections: vec![cube("Props/Wood", 2.0, [0.0, 1.0, 0.0]), decal, shadow],
+                index_32: false,
+                inline: false,
+            },
             BuildLod { sections: vec![grid("Props/Wood", 1, 2.0)], index_32: true, inline: true },
         ],
     }
@@ -41,7 +45,10 @@ fn skinned(mesh_type: u8) -> BuildMesh {
         name: format!("skate/chars/dev_{mesh_type}"),
         mesh_type,
         bone_count: 3,
-        lods: vec![BuildLod { sections: vec![body.clone()], index_32: false, inline: false }, BuildLod { sections: vec![body], index_32: true, inline: false }],
+        lods: vec![
+            BuildLod { sections: vec![body.clone()], index_32: false, inline: false },
+            BuildLod { sections: vec![body], index_32: true, inline: false },
+        ],
     }
 }
 
@@ -56,9 +63,14 @@ fn meshset_exports_read_back_and_are_written_for_the_validator() {
         let meshes = json["meshes"].as_array().unwrap();
         assert_eq!(meshes.len(), b.lods.len(), "{name}: one glTF mesh per LOD");
         for (m, l) in meshes.iter().zip(&b.lods) {
-            assert_eq!(m["primitives"].as_array().unwrap().len(), l.sections.len(), "{name}: one primitive per section");
+            assert_eq!(
+                m["primitives"].as_array().unwrap().len(),
+                l.sections.len(),
+                "{name}: one primitive per section"
+            );
         }
-        let materials: Vec<&str> = json["materials"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+        let materials: Vec<&str> =
+            json["materials"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
         for s in &b.lods[0].sections {
             assert!(materials.contains(&s.material.as_str()), "{name}: material {} named", s.material);
         }

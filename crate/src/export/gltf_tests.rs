@@ -53,7 +53,14 @@ fn quad() -> Lod {
         indices: vec![0, 1, 2, 0, 2, 3],
         sections: vec![
             Section { name: "front \"plate\"".into(), index_start: 0, index_count: 3, ..Default::default() },
-            Section { name: "back".into(), index_start: 3, index_count: 3, mirrored: true, two_sided: true, ..Default::default() },
+            Section {
+                name: "back".into(),
+                index_start: 3,
+                index_count: 3,
+                mirrored: true,
+                two_sided: true,
+                ..Default::default()
+            },
         ],
         ..Default::default()
     }
@@ -226,7 +233,16 @@ fn synthetic_exports_for_the_validator() {
         ("synthetic-quad", Mesh { lods: vec![quad()] }),
         ("synthetic-torus-2lods", Mesh { lods: vec![torus.clone(), quad()] }),
         ("synthetic-skinned", Mesh { lods: vec![skinned, quad()] }),
-        ("synthetic-nan", Mesh { lods: vec![Lod { positions: vec![f32::NAN, 0.0, 0.0, 1.0, f32::INFINITY, 0.0, 0.0, 1.0, 0.0], indices: vec![0, 1, 2], ..Default::default() }] }),
+        (
+            "synthetic-nan",
+            Mesh {
+                lods: vec![Lod {
+                    positions: vec![f32::NAN, 0.0, 0.0, 1.0, f32::INFINITY, 0.0, 0.0, 1.0, 0.0],
+                    indices: vec![0, 1, 2],
+                    ..Default::default()
+                }],
+            },
+        ),
     ];
     let dir = std::env::var_os("MESHSCOPE_GLB_OUT");
     for (name, m) in cases {

@@ -1,4 +1,4 @@
 //! Exports of the neutral mesh.
 
-pub mod obj;
 pub mod gltf;
+pub mod obj;

@@ -7,7 +7,11 @@ use std::fmt::Write;
 /// A name safe for an OBJ statement: OBJ splits on white space, so it is replaced.
 fn obj_name(s: &str) -> String {
     let t: String = s.chars().map(|c| if c.is_whitespace() || c.is_control() { '_' } else { c }).collect();
-    if t.is_empty() { "unnamed".into() } else { t }
+    if t.is_empty() {
+        "unnamed".into()
+    } else {
+        t
+    }
 }
 
 pub fn write_obj(lod: &Lod, source: &str) -> String {

@@ -35,7 +35,9 @@ pub fn buffer_new(len: f64) -> Result<u32, JsError> {
 /// until the next call that may allocate.
 #[wasm_bindgen]
 pub fn buffer_ptr(token: u32) -> Result<u32, JsError> {
-    BUFFERS.with(|b| b.borrow().1.get(&token).map(|v| v.as_ptr() as u32).ok_or_else(|| JsError::new(&format!("no buffer {token}"))))
+    BUFFERS.with(|b| {
+        b.borrow().1.get(&token).map(|v| v.as_ptr() as u32).ok_or_else(|| JsError::new(&format!("no buffer {token}")))
+    })
 }
 
 /// Frees a buffer that will not be opened (a read that failed or was cancelled).
@@ -102,7 +104,9 @@ pub fn buffer_preview(token: u32, name: &str, filled: f64, start: f64, end: f64)
             Some(d) => d,
             // Raw bytes and a chunk alone: their whole decode is quick and finds no spans, so
             // their first rows are known (uncovered) at once too.
-            None if matches!(format, Format::Unknown | Format::FrostbiteChunk) => crate::formats::decode(format, name, bytes),
+            None if matches!(format, Format::Unknown | Format::FrostbiteChunk) => {
+                crate::formats::decode(format, name, bytes)
+            }
             None => return Ok(JsValue::NULL),
         };
         let map = crate::span::SpanMap::new(d.fields.spans, d.fields.regions);

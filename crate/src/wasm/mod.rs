@@ -42,12 +42,15 @@ fn with_doc<T>(handle: u32, f: impl FnOnce(&Document) -> Result<T, JsError>) -> 
 }
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
 fn offset(x: f64) -> u64 {
-    if x.is_finite() && x > 0.0 { x as u64 } else { 0 }
+    if x.is_finite() && x > 0.0 {
+        x as u64
+    } else {
+        0
+    }
 }
 
 #[wasm_bindgen(start)]

@@ -122,27 +122,41 @@ pub fn run(args: &[String]) -> Result<(), String> {
             w(&mut out, entry_json(e, places).to_string())?;
         }
     } else {
-        w(&mut out, format!(
-            "{} files ({} bytes; {} with decode errors, {} of no known format skipped), {} entries, {} relations",
-            r.files, r.bytes, r.files_with_errors, r.skipped, r.entries.len(), r.relations.len()
-        ))?;
+        w(
+            &mut out,
+            format!(
+                "{} files ({} bytes; {} with decode errors, {} of no known format skipped), {} entries, {} relations",
+                r.files,
+                r.bytes,
+                r.files_with_errors,
+                r.skipped,
+                r.entries.len(),
+                r.relations.len()
+            ),
+        )?;
         for e in &r.entries {
             let off = match (e.offset, e.offset_varies) {
                 (Some(o), false) => format!("+0x{o:02x}"),
                 _ => String::new(),
             };
-            let top: Vec<String> = e
-                .values
-                .iter()
-                .take(4)
-                .map(|v| format!("{} x{}", v.value, v.count))
-                .collect();
+            let top: Vec<String> = e.values.iter().take(4).map(|v| format!("{} x{}", v.value, v.count)).collect();
             let more = if e.values.len() > 4 || e.tail.is_some() { ", ..." } else { "" };
-            w(&mut out, format!(
-                "{:<24} {:>7} {:<12} {:<40} {:>6} files {:>7} records {:>5} distinct{}  {}{}",
-                e.record, off, e.kind, e.path, e.files, e.records, e.distinct,
-                if e.constant { " constant" } else { "" }, top.join(", "), more
-            ))?;
+            w(
+                &mut out,
+                format!(
+                    "{:<24} {:>7} {:<12} {:<40} {:>6} files {:>7} records {:>5} distinct{}  {}{}",
+                    e.record,
+                    off,
+                    e.kind,
+                    e.path,
+                    e.files,
+                    e.records,
+                    e.distinct,
+                    if e.constant { " constant" } else { "" },
+                    top.join(", "),
+                    more
+                ),
+            )?;
         }
         for rel in &r.relations {
             w(&mut out, format!("relation: {} always equals {} ({} records)", rel.path, rel.equals, rel.records))?;

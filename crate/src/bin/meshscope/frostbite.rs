@@ -16,49 +16,63 @@ fn pair(stored: f64, measured: Option<f64>) -> Value {
 pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
     let Details::MeshSet(m) = &doc.details else { return None };
     let h = &m.header;
-    let lods: Vec<Value> = m.lods.iter().enumerate().map(|(i, l)| {
-        let me = m.measures.get(i);
-        let sections: Vec<Value> = l.sections.iter().enumerate().map(|(k, s)| {
-            let mm = me.and_then(|v| v.get(k));
+    let lods: Vec<Value> = m
+        .lods
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let me = m.measures.get(i);
+            let sections: Vec<Value> = l
+                .sections
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let mm = me.and_then(|v| v.get(k));
+                    json!({
+                        "material": s.material,
+                        "material_hash_ok": djb2_xor(s.material.to_lowercase().as_bytes()) == s.material_hash,
+                        "vertices": s.vertex_count,
+                        "triangles": s.primitive_count,
+                        "passes": meshscope::formats::frostbite::chunk::passes_of(l, k),
+                        "area": pair(s.area as f64, mm.map(|x| x.area)),
+                        "uv0_density": pair(s.uv_density[0] as f64, mm.and_then(|x| x.uv_density[0])),
+                        "uv1_density": pair(s.uv_density[1] as f64, mm.and_then(|x| x.uv_density[1])),
+                    })
+                })
+                .collect();
             json!({
-                "material": s.material,
-                "material_hash_ok": djb2_xor(s.material.to_lowercase().as_bytes()) == s.material_hash,
-                "vertices": s.vertex_count,
-                "triangles": s.primitive_count,
-                "passes": meshscope::formats::frostbite::chunk::passes_of(l, k),
-                "area": pair(s.area as f64, mm.map(|x| x.area)),
-                "uv0_density": pair(s.uv_density[0] as f64, mm.and_then(|x| x.uv_density[0])),
-                "uv1_density": pair(s.uv_density[1] as f64, mm.and_then(|x| x.uv_density[1])),
+                "chunk_guid": guid::text(&l.chunk),
+                "inline": l.inline(),
+                "chunk_found": m.chunk_found.get(i).copied().unwrap_or(false),
+                "index_size": l.index_size(),
+                "vertex_bytes": l.vertex_bytes,
+                "index_bytes": l.index_bytes,
+                "name": l.name,
+                "passes": meshscope::formats::frostbite::lod::PASSES.iter().zip(&l.lists)
+                    .map(|(p, list)| (p.to_string(), json!(list))).collect::<serde_json::Map<_, _>>(),
+                "sections": sections,
             })
-        }).collect();
-        json!({
-            "chunk_guid": guid::text(&l.chunk),
-            "inline": l.inline(),
-            "chunk_found": m.chunk_found.get(i).copied().unwrap_or(false),
-            "index_size": l.index_size(),
-            "vertex_bytes": l.vertex_bytes,
-            "index_bytes": l.index_bytes,
-            "name": l.name,
-            "passes": meshscope::formats::frostbite::lod::PASSES.iter().zip(&l.lists)
-                .map(|(p, list)| (p.to_string(), json!(list))).collect::<serde_json::Map<_, _>>(),
-            "sections": sections,
         })
-    }).collect();
+        .collect();
     let presets: Vec<Value> = lodgroup::PRESETS.iter().map(|g| json!(g)).collect();
-    let wps: Vec<Value> = lodgroup::WPS_DISTANCE.iter().map(|(v, n, c)| json!({"value": v, "name": n, "confidence": c})).collect();
-    Some(("meshset", json!({
-        "name": h.name,
-        "name_hash": h.name_hash,
-        "name_hash_ok": djb2_xor(h.name.as_bytes()) == h.name_hash,
-        "mesh_type": h.mesh_type,
-        "mesh_type_name": header::MESH_TYPES.get(h.mesh_type as usize),
-        "lod_count": m.lods.len(),
-        "lods": lods,
-        "resmeta": {"stored": m.resmeta_stored, "computed": m.resmeta_computed},
-        "relocation_entries": m.relocation.len(),
-        "lod_groups": presets,
-        "wps_distance": wps,
-    })))
+    let wps: Vec<Value> =
+        lodgroup::WPS_DISTANCE.iter().map(|(v, n, c)| json!({"value": v, "name": n, "confidence": c})).collect();
+    Some((
+        "meshset",
+        json!({
+            "name": h.name,
+            "name_hash": h.name_hash,
+            "name_hash_ok": djb2_xor(h.name.as_bytes()) == h.name_hash,
+            "mesh_type": h.mesh_type,
+            "mesh_type_name": header::MESH_TYPES.get(h.mesh_type as usize),
+            "lod_count": m.lods.len(),
+            "lods": lods,
+            "resmeta": {"stored": m.resmeta_stored, "computed": m.resmeta_computed},
+            "relocation_entries": m.relocation.len(),
+            "lod_groups": presets,
+            "wps_distance": wps,
+        }),
+    ))
 }
 
 /// `NAME.resmeta` and the chunk files in the resource's folder whose names carry a LOD's GUID.
@@ -76,7 +90,8 @@ pub fn companions(doc: &Document, path: &Path) -> Vec<PathBuf> {
         .filter(|p| p.is_file() && p.as_path() != path)
         .filter(|p| {
             let n = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            !n.ends_with(".resmeta") && guid::from_name(&n).is_some_and(|g| m.lods.iter().any(|l| !l.inline() && l.chunk == g))
+            !n.ends_with(".resmeta")
+                && guid::from_name(&n).is_some_and(|g| m.lods.iter().any(|l| !l.inline() && l.chunk == g))
         })
         .collect();
     found.sort();

@@ -158,7 +158,11 @@ fn inspect(args: &[String]) -> Result<(), String> {
                 doc.format.name(),
                 doc.bytes.len(),
                 doc.errors.len(),
-                c.proven, c.observed, c.inferred, c.unknown, c.uncovered
+                c.proven,
+                c.observed,
+                c.inferred,
+                c.unknown,
+                c.uncovered
             )
             .map_err(|e| e.to_string())?;
             for e in &doc.errors {
@@ -177,8 +181,7 @@ fn spans(args: &[String]) -> Result<(), String> {
     let to = o.value("--to").map(number).transpose()?.unwrap_or(doc.bytes.len() as u64);
     let mut out = std::io::stdout().lock();
     for s in doc.spans_in(from, to) {
-        writeln!(out, "{}", serde_json::to_string(&s).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
+        writeln!(out, "{}", serde_json::to_string(&s).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -210,8 +213,11 @@ fn roundtrip(args: &[String]) -> Result<(), String> {
             None => json!({"file": f, "format": doc.format, "identical": false, "error": "no writer for this format"}),
             Some(Err(e)) => json!({"file": f, "format": doc.format, "identical": false, "error": e.to_string()}),
             Some(Ok(w)) => {
-                let first_diff = w.iter().zip(&doc.bytes).position(|(a, b)| a != b)
-                    .or(if w.len() != doc.bytes.len() { Some(w.len().min(doc.bytes.len())) } else { None });
+                let first_diff = w.iter().zip(&doc.bytes).position(|(a, b)| a != b).or(if w.len() != doc.bytes.len() {
+                    Some(w.len().min(doc.bytes.len()))
+                } else {
+                    None
+                });
                 json!({"file": f, "format": doc.format, "identical": first_diff.is_none(),
                        "size": doc.bytes.len(), "written": w.len(), "first_difference": first_diff})
             }

@@ -123,7 +123,11 @@ fn geometry(l: &BuildLod, skinned: bool, sections: &mut [Section]) -> (Vec<u8>, 
             }
         }
         for &i in &t.indices {
-            if l.index_32 { ib.extend_from_slice(&i.to_le_bytes()) } else { ib.extend_from_slice(&(i as u16).to_le_bytes()) }
+            if l.index_32 {
+                ib.extend_from_slice(&i.to_le_bytes())
+            } else {
+                ib.extend_from_slice(&(i as u16).to_le_bytes())
+            }
         }
         start_index += t.indices.len() as u32;
     }
@@ -199,7 +203,11 @@ pub fn bone_bounds(b: &BuildMesh) -> Vec<[f32; 8]> {
 
 pub fn build(b: &BuildMesh) -> Built {
     let skinned = b.mesh_type != 0;
-    let (hsize, lod_bytes) = match b.mesh_type { 1 => (0xe0, 0xbc), 2 => (0xe0, 0xb8), _ => (0xd0, 0xb0) };
+    let (hsize, lod_bytes) = match b.mesh_type {
+        1 => (0xe0, 0xbc),
+        2 => (0xe0, 0xb8),
+        _ => (0xd0, 0xb0),
+    };
     let any_inline = b.lods.iter().any(|l| l.inline);
     let last = b.name.rfind('/').map_or(0, |p| p + 1) as u32;
     let mut h = Header {
@@ -235,18 +243,27 @@ pub fn build(b: &BuildMesh) -> Built {
         let mut lists: [Vec<u8>; 5] = Default::default();
         for (k, t) in bl.sections.iter().enumerate() {
             for &p in &t.lists {
-                if p < 5 { lists[p].push(k as u8); }
+                if p < 5 {
+                    lists[p].push(k as u8);
+                }
             }
         }
         let bone_masks = if b.mesh_type == 2 {
-            bl.sections.iter().map(|t| {
-                let mut m = [0u8; 24];
-                for &bone in &t.bones {
-                    if (bone as usize) < 192 { m[bone as usize / 8] |= 1 << (bone % 8); }
-                }
-                m
-            }).collect()
-        } else { Vec::new() };
+            bl.sections
+                .iter()
+                .map(|t| {
+                    let mut m = [0u8; 24];
+                    for &bone in &t.bones {
+                        if (bone as usize) < 192 {
+                            m[bone as usize / 8] |= 1 << (bone % 8);
+                        }
+                    }
+                    m
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let bone_map = if b.mesh_type == 1 { (0..b.bone_count as u32).collect() } else { Vec::new() };
         let guid = if bl.inline { [0; 16] } else { chunk_guid(&b.name, i) };
         let l = Lod {

@@ -36,10 +36,16 @@ fn want(l: &Lod) -> Want {
 }
 
 fn show_u16(b: &[u8]) -> String {
-    match b { [a, c] => u16::from_le_bytes([*a, *c]).to_string(), _ => String::new() }
+    match b {
+        [a, c] => u16::from_le_bytes([*a, *c]).to_string(),
+        _ => String::new(),
+    }
 }
 fn show_u32(b: &[u8]) -> String {
-    match b { [a, c, d, e] => u32::from_le_bytes([*a, *c, *d, *e]).to_string(), _ => String::new() }
+    match b {
+        [a, c, d, e] => u32::from_le_bytes([*a, *c, *d, *e]).to_string(),
+        _ => String::new(),
+    }
 }
 
 /// The mesh LOD with no geometry yet: sections from the records alone.
@@ -92,8 +98,12 @@ pub fn decode_lod(
     let tris: usize = l.sections.iter().map(|s| s.primitive_count as usize * 3).sum::<usize>().min(data.len() / 2);
     out.positions.reserve(total * 3);
     out.indices.reserve(tris);
-    if w.normals { out.normals.reserve(total * 3); }
-    if w.tangents { out.tangents.reserve(total * 4); }
+    if w.normals {
+        out.normals.reserve(total * 3);
+    }
+    if w.tangents {
+        out.tangents.reserve(total * 4);
+    }
     out.uvs = (0..w.uv_sets).map(|_| Vec::with_capacity(total * 2)).collect();
     let table = tangent::AngleTable::default();
     let mut ranges: Vec<(u64, u64, String)> = Vec::new();
@@ -128,7 +138,8 @@ pub fn decode_lod(
         sec.index_count = ni as u32;
         sec.vertex_start = v0 as u32;
         sec.vertex_count = n as u32;
-        sec.vertex_source = Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
+        sec.vertex_source =
+            Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
         if let Some(isz) = l.index_size() {
             sec.index_source = Some(Source {
                 file,
@@ -141,7 +152,11 @@ pub fn decode_lod(
     ranges.sort();
     for w in ranges.windows(2) {
         if w[1].0 < w[0].1 {
-            errors.push(Error::bad_value(w[1].0, w[1].2.clone(), format!("overlaps {} (ends at 0x{:x})", w[0].2, w[0].1)));
+            errors.push(Error::bad_value(
+                w[1].0,
+                w[1].2.clone(),
+                format!("overlaps {} (ends at 0x{:x})", w[0].2, w[0].1),
+            ));
         }
     }
     (out, measured)
@@ -195,8 +210,15 @@ fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, m
 
 /// Decodes every vertex's packed tangent space (usage 52) a block of `tangent::LANES` at a
 /// time and appends the normals and the tangents (sign in w) to the arrays given.
-fn packed_frames(bytes: &[u8], stride: usize, off: usize, size: usize, table: &tangent::AngleTable,
-                 mut normals: Option<&mut Vec<f32>>, mut tangents: Option<&mut Vec<f32>>) {
+fn packed_frames(
+    bytes: &[u8],
+    stride: usize,
+    off: usize,
+    size: usize,
+    table: &tangent::AngleTable,
+    mut normals: Option<&mut Vec<f32>>,
+    mut tangents: Option<&mut Vec<f32>>,
+) {
     let mut codes = [[0u8; 4]; tangent::LANES];
     let mut out = tangent::Block::default();
     let mut m = 0;
@@ -205,10 +227,18 @@ fn packed_frames(bytes: &[u8], stride: usize, off: usize, size: usize, table: &t
         // A full block copies a fixed size (no call to a general copy per block).
         let m = m.min(tangent::LANES);
         if let Some(v) = normals.as_deref_mut() {
-            if m == tangent::LANES { v.extend_from_slice(out.normals.as_flattened()) } else { v.extend_from_slice(out.normals[..m].as_flattened()) }
+            if m == tangent::LANES {
+                v.extend_from_slice(out.normals.as_flattened())
+            } else {
+                v.extend_from_slice(out.normals[..m].as_flattened())
+            }
         }
         if let Some(v) = tangents.as_deref_mut() {
-            if m == tangent::LANES { v.extend_from_slice(out.tangents.as_flattened()) } else { v.extend_from_slice(out.tangents[..m].as_flattened()) }
+            if m == tangent::LANES {
+                v.extend_from_slice(out.tangents.as_flattened())
+            } else {
+                v.extend_from_slice(out.tangents[..m].as_flattened())
+            }
         }
     };
     each(bytes, stride, off, size, |x| {
@@ -240,7 +270,15 @@ fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize
     }
 }
 
-fn take_w<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, fill: f32) {
+fn take_w<const W: usize>(
+    dst: &mut Vec<f32>,
+    bytes: &[u8],
+    stride: usize,
+    off: usize,
+    size: usize,
+    format: u8,
+    fill: f32,
+) {
     macro_rules! typed {
         ($($id:literal)*) => {
             match format {
@@ -257,7 +295,15 @@ fn take_w<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: 
 /// there is no capacity check or variable-length copy per vertex. Inlined, so that a constant
 /// `format` folds its decode's match away.
 #[inline(always)]
-fn take_fixed<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, fill: f32) {
+fn take_fixed<const W: usize>(
+    dst: &mut Vec<f32>,
+    bytes: &[u8],
+    stride: usize,
+    off: usize,
+    size: usize,
+    format: u8,
+    fill: f32,
+) {
     let start = dst.len();
     let n = bytes.len() / stride.max(1);
     dst.resize(start + n * W, 0.0);
@@ -273,7 +319,16 @@ fn take_fixed<const W: usize>(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, o
 
 /// The general loop: each vertex's element through `element_format::decode`.
 #[allow(clippy::too_many_arguments)]
-fn take_any(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
+fn take_any(
+    dst: &mut Vec<f32>,
+    bytes: &[u8],
+    stride: usize,
+    off: usize,
+    size: usize,
+    format: u8,
+    want: usize,
+    fill: f32,
+) {
     let mut tmp = [0f32; 4];
     each(bytes, stride, off, size, |b| {
         tmp = [0.0, 0.0, 0.0, fill];
@@ -302,37 +357,53 @@ fn section(
     // Errors whose cause is a field of the resource name that field; `in_resource` gives it
     // its offset there.
     let rp = resource_path(path);
-    let base = u32::try_from(v0).ok().filter(|b| b.checked_add(s.vertex_count).is_some())
+    let base = u32::try_from(v0)
+        .ok()
+        .filter(|b| b.checked_add(s.vertex_count).is_some())
         .ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "the LOD has more than 2^32 vertices"))?;
     // Each stream: its bytes and the elements it holds.
     let mut start = s.vertex_offset as usize;
     let streams = (d.stream_count as usize).min(16);
     // Vertices with no bytes at all would size the arrays from the count alone.
     if n > 0 && (0..streams).all(|st| d.stride(st) == 0) {
-        return Err(Error::bad_value(0, format!("{rp}.vertex_count"),
-            format!("{n} vertices but the stored declaration has no stream with a stride")));
+        return Err(Error::bad_value(
+            0,
+            format!("{rp}.vertex_count"),
+            format!("{n} vertices but the stored declaration has no stream with a stride"),
+        ));
     }
     let mut windows = Vec::with_capacity(streams);
     for st in 0..streams {
         let stride = d.stride(st) as usize;
         let sp = format!("{path}.stream[{st}]");
-        let elems: Vec<(usize, &Element)> = d.used().iter().enumerate().filter(|(_, e)| e.stream as usize == st).collect();
+        let elems: Vec<(usize, &Element)> =
+            d.used().iter().enumerate().filter(|(_, e)| e.stream as usize == st).collect();
         if stride == 0 {
             if !elems.is_empty() && n > 0 {
-                return Err(Error::bad_value(0, format!("{rp}.stored_declaration.stream[{st}].stride"), "elements on a stream of stride 0"));
+                return Err(Error::bad_value(
+                    0,
+                    format!("{rp}.stored_declaration.stream[{st}].stride"),
+                    "elements on a stream of stride 0",
+                ));
             }
             windows.push(None);
             continue;
         }
-        let len = stride.checked_mul(n).ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "stream size overflows"))?;
+        let len = stride
+            .checked_mul(n)
+            .ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "stream size overflows"))?;
         let win = data.window(start, len).map_err(|e| Error::new(e.offset, sp.clone(), e.kind))?;
         ranges.push((win.base(), win.base() + len as u64, sp.clone()));
-        let mut region = Region { start: win.base(), stride: stride as u64, count: n as u64, path: sp.clone(), elems: Vec::new() };
+        let mut region =
+            Region { start: win.base(), stride: stride as u64, count: n as u64, path: sp.clone(), elems: Vec::new() };
         for &(ei, e) in &elems {
             let Some((fname, size, _)) = element_format::info(e.format) else { continue };
             if e.offset as usize + size as usize > stride {
-                return Err(Error::bad_value(0, format!("{rp}.stored_declaration.element[{ei}].offset"),
-                    format!("element at offset {} of {size} bytes passes the stream stride {stride}", e.offset)));
+                return Err(Error::bad_value(
+                    0,
+                    format!("{rp}.stored_declaration.element[{ei}].offset"),
+                    format!("element at offset {} of {size} bytes passes the stream stride {stride}", e.offset),
+                ));
             }
             let (uname, conf) = usage(e.usage);
             region.elems.push(Elem {
@@ -341,7 +412,8 @@ fn section(
                 name: uname.into_owned(),
                 ty: fname.into(),
                 confidence: conf,
-                note: "Stored streams occupy consecutive stride * vertex_count ranges from a section's vertex offset.".into(),
+                note: "Stored streams occupy consecutive stride * vertex_count ranges from a section's vertex offset."
+                    .into(),
                 format: element_format::shower(e.format),
             });
         }
@@ -355,7 +427,9 @@ fn section(
         d.used().iter().find_map(|e| {
             let Some(Some(win)) = windows.get(e.stream as usize) else { return None };
             let (_, size, _) = element_format::info(e.format)?;
-            u.contains(&e.usage).then(|| (win.data(), d.stride(e.stream as usize) as usize, e.offset as usize, size as usize, e.format, e.usage))
+            u.contains(&e.usage).then(|| {
+                (win.data(), d.stride(e.stream as usize) as usize, e.offset as usize, size as usize, e.format, e.usage)
+            })
         })
     };
     let fill = |dst: &mut Vec<f32>, comps: usize, v: f32| dst.resize(dst.len() + n * comps, v);
@@ -366,7 +440,15 @@ fn section(
     let packed = find(&[52]).filter(|x| x.3 == 4);
     if let Some((b, st, off, sz, _, _)) = packed {
         // Packed tangent space gives the normal and the tangent with its sign in w.
-        packed_frames(b, st, off, sz, table, w.normals.then_some(&mut out.normals), w.tangents.then_some(&mut out.tangents));
+        packed_frames(
+            b,
+            st,
+            off,
+            sz,
+            table,
+            w.normals.then_some(&mut out.normals),
+            w.tangents.then_some(&mut out.tangents),
+        );
     } else {
         if w.normals {
             match find(&[6]) {
@@ -411,9 +493,15 @@ fn section(
     // Indices.
     let Some(isz) = l.index_size() else {
         let lod = rp.rsplit_once(".section[").map_or(rp, |x| x.0);
-        return Err(Error::unsupported(0, format!("{lod}.index_format"), format!("index format 0x{:x} is neither 0x21 nor 0x2e", l.index_format)));
+        return Err(Error::unsupported(
+            0,
+            format!("{lod}.index_format"),
+            format!("index format 0x{:x} is neither 0x21 nor 0x2e", l.index_format),
+        ));
     };
-    let count = (s.primitive_count as usize).checked_mul(3).ok_or_else(|| Error::limit(0, format!("{rp}.primitive_count"), "overflows"))?;
+    let count = (s.primitive_count as usize)
+        .checked_mul(3)
+        .ok_or_else(|| Error::limit(0, format!("{rp}.primitive_count"), "overflows"))?;
     let at = (l.vertex_bytes as usize).saturating_add((s.start_index as usize).saturating_mul(isz as usize));
     let ip = format!("{path}.indices");
     let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;
@@ -440,8 +528,11 @@ fn section(
     if !indices.is_empty() && max as usize >= n {
         let j = indices.iter().position(|&i| i.wrapping_sub(base) as usize >= n).unwrap_or(0);
         let idx = indices.get(j).map_or(0, |&i| i.wrapping_sub(base));
-        return Err(Error::bad_value(w.base() + (j * isz as usize) as u64, format!("{ip}[{j}]"),
-            format!("index {idx} names no vertex of the section's {n}")));
+        return Err(Error::bad_value(
+            w.base() + (j * isz as usize) as u64,
+            format!("{ip}[{j}]"),
+            format!("index {idx} names no vertex of the section's {n}"),
+        ));
     }
     f.add_region(Region {
         start: w.base(),
@@ -471,10 +562,12 @@ mod tests {
         // size + 3 with the element at offset 1, for every listed format and every count of
         // components asked: the typed, fixed-count loops against the general one, bit for bit.
         let mut seed = 9u64;
-        let bytes: Vec<u8> = (0..40 * 19).map(|_| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 56) as u8
-        }).collect();
+        let bytes: Vec<u8> = (0..40 * 19)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (seed >> 56) as u8
+            })
+            .collect();
         for id in 0..=255u8 {
             let Some((_, size, _)) = element_format::info(id) else { continue };
             let (size, stride) = (size as usize, size as usize + 3);

@@ -2,8 +2,8 @@
 
 use super::element_format;
 use crate::error::Result;
-use crate::read::Reader;
 use crate::field::{decimal, hex2};
+use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields, Text};
 
@@ -57,7 +57,8 @@ pub fn usage(u: u8) -> (Text, Confidence) {
     let inferred = |s: &'static str| (Text::Borrowed(s), Confidence::Inferred);
     // Numbered usages name themselves from tables (no string made per element).
     const COLOR: [&str; 2] = ["color0", "color1"];
-    const TEXCOORD: [&str; 8] = ["texcoord0", "texcoord1", "texcoord2", "texcoord3", "texcoord4", "texcoord5", "texcoord6", "texcoord7"];
+    const TEXCOORD: [&str; 8] =
+        ["texcoord0", "texcoord1", "texcoord2", "texcoord3", "texcoord4", "texcoord5", "texcoord6", "texcoord7"];
     let numbered = |s: &str, n: u8, c| {
         let known = match s {
             "color" => COLOR.get(n as usize),
@@ -131,12 +132,46 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
             let fname = element_format::info(b[1]).map_or("unknown format", |x| x.0);
             let usage_text = Short::concat(&[decimal(b[0] as u64, &mut num), " (", &uname, ")"]);
             f.add(at, 1, field("usage"), "u8", usage_text, uconf, note);
-            f.add(at + 1, 1, field("format"), "u8", Short::concat(&["0x", hex2(b[1], &mut [0; 2]), " (", fname, ")"]), Confidence::Proven, note);
-            f.add(at + 2, 1, field("offset"), "u8", Short::concat(&[decimal(b[2] as u64, &mut num)]), Confidence::Proven, note);
-            f.add(at + 3, 1, field("stream"), "u8", Short::concat(&[decimal(b[3] as u64, &mut num)]), Confidence::Proven, note);
+            f.add(
+                at + 1,
+                1,
+                field("format"),
+                "u8",
+                Short::concat(&["0x", hex2(b[1], &mut [0; 2]), " (", fname, ")"]),
+                Confidence::Proven,
+                note,
+            );
+            f.add(
+                at + 2,
+                1,
+                field("offset"),
+                "u8",
+                Short::concat(&[decimal(b[2] as u64, &mut num)]),
+                Confidence::Proven,
+                note,
+            );
+            f.add(
+                at + 3,
+                1,
+                field("stream"),
+                "u8",
+                Short::concat(&[decimal(b[3] as u64, &mut num)]),
+                Confidence::Proven,
+                note,
+            );
         }
     }
-    unused(f, own, start, path, ".unused_element_slots", 4 * count, 0x40, "u8[4][]", "Element slots past the element count.");
+    unused(
+        f,
+        own,
+        start,
+        path,
+        ".unused_element_slots",
+        4 * count,
+        0x40,
+        "u8[4][]",
+        "Element slots past the element count.",
+    );
     for i in 0..16 {
         let at = r.offset();
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&format!("{path}.stream[{i}]")))?;
@@ -144,17 +179,49 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
         if i < stream_count {
             let k = decimal(i as u64, &mut idx);
             let field = |name: &str| PathText::concat(&[path, ".stream[", k, "].", name]);
-            f.add(at, 1, field("stride"), "u8", Short::concat(&[decimal(b[0] as u64, &mut num)]), Confidence::Proven,
-                  "First byte of each pair is stride throughout the MeshSet census.");
-            f.add(at + 1, 1, field("unknown"), "u8", Short::concat(&[decimal(b[1] as u64, &mut num)]), Confidence::Unknown,
-                  "Second byte's meaning is not established here.");
+            f.add(
+                at,
+                1,
+                field("stride"),
+                "u8",
+                Short::concat(&[decimal(b[0] as u64, &mut num)]),
+                Confidence::Proven,
+                "First byte of each pair is stride throughout the MeshSet census.",
+            );
+            f.add(
+                at + 1,
+                1,
+                field("unknown"),
+                "u8",
+                Short::concat(&[decimal(b[1] as u64, &mut num)]),
+                Confidence::Unknown,
+                "Second byte's meaning is not established here.",
+            );
         }
     }
-    unused(f, own, start, path, ".unused_stream_slots", 0x40 + 2 * stream_count, 0x60, "u8[2][]", "Stream descriptors past the stream count.");
+    unused(
+        f,
+        own,
+        start,
+        path,
+        ".unused_stream_slots",
+        0x40 + 2 * stream_count,
+        0x60,
+        "u8[2][]",
+        "Stream descriptors past the stream count.",
+    );
     d.element_count = f.read(r, PathText::concat(&[path, ".element_count"]), Confidence::Proven, "")?;
     d.stream_count = f.read(r, PathText::concat(&[path, ".stream_count"]), Confidence::Proven, "")?;
     d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
-    f.add(r.offset() - 2, 2, format!("{path}.unknown"), "u8[2]", crate::field::show_hex(&d.unknown), Confidence::Unknown, "");
+    f.add(
+        r.offset() - 2,
+        2,
+        format!("{path}.unknown"),
+        "u8[2]",
+        crate::field::show_hex(&d.unknown),
+        Confidence::Unknown,
+        "",
+    );
     debug_assert_eq!(r.offset() - start, SIZE as u64);
     Ok(d)
 }
@@ -162,9 +229,27 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
 /// Records bytes `[from, to)` of the declaration `own` (at `start` in the file) as one field
 /// of unused slots, when there are any. Inferred: they are unused because of a count.
 #[allow(clippy::too_many_arguments)]
-fn unused(f: &mut Fields, own: &[u8], start: u64, path: &str, name: &str, from: usize, to: usize, ty: &'static str, note: &'static str) {
+fn unused(
+    f: &mut Fields,
+    own: &[u8],
+    start: u64,
+    path: &str,
+    name: &str,
+    from: usize,
+    to: usize,
+    ty: &'static str,
+    note: &'static str,
+) {
     if let Some(b) = own.get(from..to).filter(|b| !b.is_empty()) {
-        f.add(start + from as u64, b.len() as u64, PathText::concat(&[path, name]), ty, crate::field::show_hex(b), Confidence::Inferred, note);
+        f.add(
+            start + from as u64,
+            b.len() as u64,
+            PathText::concat(&[path, name]),
+            ty,
+            crate::field::show_hex(b),
+            Confidence::Inferred,
+            note,
+        );
     }
 }
 

@@ -24,7 +24,11 @@ pub struct Pointers {
 fn target(p: &Ptr, file: &Reader) -> Result<usize> {
     match p.target() {
         Some(t) if t < file.len() as u64 => Ok(t as usize),
-        _ => Err(Error::bad_value(p.at, p.path.to_string(), format!("pointer 0x{:x} lands outside the {}-byte resource", p.value, file.len()))),
+        _ => Err(Error::bad_value(
+            p.at,
+            p.path.to_string(),
+            format!("pointer 0x{:x} lands outside the {}-byte resource", p.value, file.len()),
+        )),
     }
 }
 
@@ -33,11 +37,22 @@ fn string(f: &mut Fields, file: &Reader, p: &Ptr, k: &mut usize) -> Result<Strin
     let at = target(p, file)?;
     let rest = file.from(at)?;
     let len = rest.data().iter().position(|&c| c == 0).ok_or_else(|| {
-        Error::new(at as u64, p.path.to_string(), crate::error::ErrorKind::Truncated { needed: rest.len() as u64 + 1, available: rest.len() as u64 })
+        Error::new(
+            at as u64,
+            p.path.to_string(),
+            crate::error::ErrorKind::Truncated { needed: rest.len() as u64 + 1, available: rest.len() as u64 },
+        )
     })?;
     let b = rest.peek(len)?;
-    f.add(at as u64, len as u64 + 1, format!("pool.strings[{k}]"), "char[] + NUL", show_text(b), Confidence::Proven,
-        "The strings: per LOD its section names then its Mesh:<name>_lodN name, then the MeshSet's name.");
+    f.add(
+        at as u64,
+        len as u64 + 1,
+        format!("pool.strings[{k}]"),
+        "char[] + NUL",
+        show_text(b),
+        Confidence::Proven,
+        "The strings: per LOD its section names then its Mesh:<name>_lodN name, then the MeshSet's name.",
+    );
     *k += 1;
     Ok(String::from_utf8_lossy(b).into_owned())
 }
@@ -102,20 +117,31 @@ pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
     let mut trailing_at = bytes.len() - m.trailing.len();
     // The mesh's LODs from the records; only what a person reads needs them where the
     // geometry is in a chunk (an inline LOD's decode makes its own).
-    d.mesh.lods = if checks { m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect() } else { vec![Default::default(); m.lods.len()] };
+    d.mesh.lods = if checks {
+        m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect()
+    } else {
+        vec![Default::default(); m.lods.len()]
+    };
     m.measures = vec![Vec::new(); m.lods.len()];
     m.chunk_found = vec![false; m.lods.len()];
     let errors_before_inline = d.errors.len();
     for (i, l) in m.lods.iter().enumerate() {
         if l.inline() && !m.trailing.is_empty() {
             let Ok(data) = file.from(trailing_at) else { continue };
-            let (lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, i, &data, &format!("trailing.lod[{i}]"), 0);
+            let (lod, measured) =
+                chunk::decode_lod(&mut d.fields, &mut d.errors, l, i, &data, &format!("trailing.lod[{i}]"), 0);
             d.mesh.lods[i] = lod;
             m.measures[i] = measured;
             m.chunk_found[i] = true;
             let pad_at = trailing_at + l.vertex_bytes as usize + l.index_bytes as usize;
             if let Ok(mut r) = file.window(pad_at, 4) {
-                let _ = d.fields.bytes(&mut r, 4, format!("trailing.lod[{i}].padding"), Confidence::Observed, "The trailing data is the vertex buffer, then the index buffer, then four zero bytes");
+                let _ = d.fields.bytes(
+                    &mut r,
+                    4,
+                    format!("trailing.lod[{i}].padding"),
+                    Confidence::Observed,
+                    "The trailing data is the vertex buffer, then the index buffer, then four zero bytes",
+                );
             }
             trailing_at = pad_at.saturating_add(4);
         }
@@ -158,10 +184,16 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
         let mut sp = Vec::new();
         if lp.section_count > 0 {
             let sat = target(&lp.sections, file)?;
-            file.from(sat)?.check_count(lp.section_count as u64, section::SIZE as u64, &format!("lod[{i}].section_count"))?;
+            file.from(sat)?.check_count(
+                lp.section_count as u64,
+                section::SIZE as u64,
+                &format!("lod[{i}].section_count"),
+            )?;
             for k in 0..lp.section_count as usize {
                 let (s, p) = section::read(f, file, sat + k * section::SIZE, &format!("lod[{i}].section[{k}]"))?;
-                if let Some(v) = m.section_at.last_mut() { v.push((sat + k * section::SIZE) as u64); }
+                if let Some(v) = m.section_at.last_mut() {
+                    v.push((sat + k * section::SIZE) as u64);
+                }
                 l.sections.push(s);
                 sp.push(p);
             }
@@ -176,20 +208,35 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
     let mut k = 0usize;
     macro_rules! try_push {
         ($e:expr) => {
-            match $e { Ok(v) => Some(v), Err(e) => { errors.push(e); None } }
+            match $e {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    errors.push(e);
+                    None
+                }
+            }
         };
     }
     for (i, (l, sp)) in m.lods.iter_mut().zip(&sptrs).enumerate() {
         for (j, (s, p)) in l.sections.iter_mut().zip(sp).enumerate() {
             ptrs.pool.push(p.material.clone());
-            if let Some(v) = try_push!(string(f, file, &p.material, &mut k)) { s.material = v; }
+            if let Some(v) = try_push!(string(f, file, &p.material, &mut k)) {
+                s.material = v;
+            }
             ptrs.pool.push(p.bones.clone());
             if p.bone_count > 0 {
                 if let Some(mut r) = try_push!(items(file, &p.bones, p.bone_count as u64, 2)) {
                     let at = r.offset();
                     s.bones = (0..p.bone_count).filter_map(|_| r.u16().ok()).collect();
-                    f.add(at, 2 * p.bone_count as u64, format!("pool.bone_lists.lod[{i}].section[{j}]"), "u16[]",
-                        format!("{:?}", s.bones), Confidence::Proven, "The bone lists (then 16-aligned).");
+                    f.add(
+                        at,
+                        2 * p.bone_count as u64,
+                        format!("pool.bone_lists.lod[{i}].section[{j}]"),
+                        "u16[]",
+                        format!("{:?}", s.bones),
+                        Confidence::Proven,
+                        "The bone lists (then 16-aligned).",
+                    );
                 }
             }
         }
@@ -213,15 +260,28 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
         let lp = &lptrs[i];
         for (j, (c, p)) in lp.lists.iter().enumerate() {
             ptrs.pool.push(p.clone());
-            if *c == 0 { continue; }
+            if *c == 0 {
+                continue;
+            }
             if let Some(r) = try_push!(items(file, p, *c as u64, 1)) {
                 l.lists[j] = r.data().to_vec();
                 let bad = l.lists[j].iter().find(|&&x| x as usize >= l.sections.len());
                 if let Some(b) = bad {
-                    errors.push(Error::bad_value(r.base(), format!("pool.section_lists.lod[{i}].list[{j}]"), format!("section {b} of {}", l.sections.len())));
+                    errors.push(Error::bad_value(
+                        r.base(),
+                        format!("pool.section_lists.lod[{i}].list[{j}]"),
+                        format!("section {b} of {}", l.sections.len()),
+                    ));
                 }
-                f.add(r.base(), *c as u64, format!("pool.section_lists.lod[{i}].list[{j}]"), "u8[]", format!("{:?}", l.lists[j]),
-                    Confidence::Proven, "Each LOD's five section-index lists (16-aligned).");
+                f.add(
+                    r.base(),
+                    *c as u64,
+                    format!("pool.section_lists.lod[{i}].list[{j}]"),
+                    "u8[]",
+                    format!("{:?}", l.lists[j]),
+                    Confidence::Proven,
+                    "Each LOD's five section-index lists (16-aligned).",
+                );
             }
         }
         if let Some(p) = &lp.bone_masks {
@@ -233,8 +293,15 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
                         let at = r.offset();
                         if let Ok(b) = r.array::<24>() {
                             l.bone_masks.push(b);
-                            f.add(at, 24, format!("pool.bone_masks.lod[{i}].section[{j}]"), "u8[24]", crate::field::show_hex(&b),
-                                Confidence::Proven, "0xb8 records: a 24-byte bone mask per section (16-aligned).");
+                            f.add(
+                                at,
+                                24,
+                                format!("pool.bone_masks.lod[{i}].section[{j}]"),
+                                "u8[24]",
+                                crate::field::show_hex(&b),
+                                Confidence::Proven,
+                                "0xb8 records: a 24-byte bone mask per section (16-aligned).",
+                            );
                         }
                     }
                 }
@@ -246,8 +313,15 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
                 if let Some(mut r) = try_push!(items(file, p, *c as u64, 4)) {
                     let at = r.offset();
                     l.bone_map = (0..*c).filter_map(|_| r.u32().ok()).collect();
-                    f.add(at, 4 * *c as u64, format!("pool.bone_map.lod[{i}]"), "u32[]", format!("{:?}", l.bone_map),
-                        Confidence::Proven, "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).");
+                    f.add(
+                        at,
+                        4 * *c as u64,
+                        format!("pool.bone_map.lod[{i}]"),
+                        "u32[]",
+                        format!("{:?}", l.bone_map),
+                        Confidence::Proven,
+                        "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).",
+                    );
                 }
             }
         }
@@ -259,7 +333,15 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
             if let Some(mut r) = try_push!(items(file, &ids, h.bounded_bone_count as u64, 2)) {
                 let at = r.offset();
                 h.bone_ids = (0..h.bounded_bone_count).filter_map(|_| r.u16().ok()).collect();
-                f.add(at, 2 * h.bone_ids.len() as u64, "pool.bone_ids", "u16[]", format!("{:?}", h.bone_ids), Confidence::Proven, "Bounded bone ids (16-aligned).");
+                f.add(
+                    at,
+                    2 * h.bone_ids.len() as u64,
+                    "pool.bone_ids",
+                    "u16[]",
+                    format!("{:?}", h.bone_ids),
+                    Confidence::Proven,
+                    "Bounded bone ids (16-aligned).",
+                );
             }
         }
         ptrs.pool.push(bb.clone());
@@ -270,8 +352,15 @@ fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &R
                     let at = r.offset();
                     if let Ok(v) = r.f32x::<8>() {
                         h.bone_bounds.push(v);
-                        f.add(at, 32, format!("pool.bone_bounds[{j}]"), "f32x4[2]", crate::field::show_floats(&v), Confidence::Proven,
-                            "f32x4 minimum and maximum per bounded bone, else per bone (16-aligned).");
+                        f.add(
+                            at,
+                            32,
+                            format!("pool.bone_bounds[{j}]"),
+                            "f32x4[2]",
+                            crate::field::show_floats(&v),
+                            Confidence::Proven,
+                            "f32x4 minimum and maximum per bounded bone, else per bone (16-aligned).",
+                        );
                     }
                 }
             }

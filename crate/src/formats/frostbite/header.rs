@@ -54,7 +54,11 @@ impl Header {
     }
     /// Bone bounds entries the header promises.
     pub fn bone_bounds_count(&self) -> usize {
-        if self.bounded_bone_count > 0 { self.bounded_bone_count as usize } else { self.bone_count as usize }
+        if self.bounded_bone_count > 0 {
+            self.bounded_bone_count as usize
+        } else {
+            self.bone_count as usize
+        }
     }
 }
 
@@ -76,12 +80,24 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     let mut r = file.window(0, file.len().min(0x10))?;
     h.size_minus_16 = f.read(&mut r, "header.header_bytes_minus_16", Confidence::Proven, "")?;
     if h.size_minus_16 != 0xc0 && h.size_minus_16 != 0xd0 {
-        return Err(Error::bad_value(0, "header.header_bytes_minus_16",
-            format!("0x{:x}: a header is 0xd0 or 0xe0 bytes", h.size_minus_16)));
+        return Err(Error::bad_value(
+            0,
+            "header.header_bytes_minus_16",
+            format!("0x{:x}: a header is 0xd0 or 0xe0 bytes", h.size_minus_16),
+        ));
     }
-    h.lod_bytes = f.read(&mut r, "header.lod_record_bytes", Confidence::Proven, "0xb0, 0xb8 with bone masks, 0xbc with a bone map")?;
+    h.lod_bytes = f.read(
+        &mut r,
+        "header.lod_record_bytes",
+        Confidence::Proven,
+        "0xb0, 0xb8 with bone masks, 0xbc with a bone map",
+    )?;
     if ![0xb0, 0xb8, 0xbc].contains(&h.lod_bytes) {
-        return Err(Error::bad_value(4, "header.lod_record_bytes", format!("0x{:x} is not 0xb0, 0xb8 or 0xbc", h.lod_bytes)));
+        return Err(Error::bad_value(
+            4,
+            "header.lod_record_bytes",
+            format!("0x{:x} is not 0xb0, 0xb8 or 0xbc", h.lod_bytes),
+        ));
     }
     h.section_bytes = f.read(&mut r, "header.section_record_bytes", Confidence::Proven, "")?;
     if h.section_bytes != 384 {
@@ -97,16 +113,34 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     h.bounds_max = f.read(&mut r, "header.bounds_max", Confidence::Observed, "")?;
     let mut lod_ptrs = Vec::new();
     for i in 0..7 {
-        lod_ptrs.push(read_ptr(f, &mut r, &format!("header.lod_pointer[{i}]"), Confidence::Proven, "At most seven LODs.")?);
+        lod_ptrs.push(read_ptr(
+            f,
+            &mut r,
+            &format!("header.lod_pointer[{i}]"),
+            Confidence::Proven,
+            "At most seven LODs.",
+        )?);
     }
     p.name = read_ptr(f, &mut r, "header.name_pointer", Confidence::Proven, "")?;
     p.name_last = read_ptr(f, &mut r, "header.name_last_part_pointer", Confidence::Proven, "")?;
-    h.name_hash = f.read(&mut r, "header.name_hash", Confidence::Observed, "djb2-XOR of the MeshSet name; equals the mesh asset's NameHash.")?;
+    h.name_hash = f.read(
+        &mut r,
+        "header.name_hash",
+        Confidence::Observed,
+        "djb2-XOR of the MeshSet name; equals the mesh asset's NameHash.",
+    )?;
     let mt_at = r.offset();
     h.mesh_type = r.u8()?;
     let mt_name = MESH_TYPES.get(h.mesh_type as usize).copied().unwrap_or("not described");
-    f.add(mt_at, 1, "header.mesh_type", "u8", format!("{} ({mt_name})", h.mesh_type), Confidence::Observed,
-        "0 rigid (46,977 MeshSets), 1 skinned (296), 2 composite (485); the names are Frostbite's mesh types");
+    f.add(
+        mt_at,
+        1,
+        "header.mesh_type",
+        "u8",
+        format!("{} ({mt_name})", h.mesh_type),
+        Confidence::Observed,
+        "0 rigid (46,977 MeshSets), 1 skinned (296), 2 composite (485); the names are Frostbite's mesh types",
+    );
     h.unknown_7d = f.read(&mut r, "header.unknown_7d", Confidence::Unknown, "3 on 47,666 MeshSets, 5 on 92")?;
     r.seek(0xA8)?;
     h.layout_flags = f.flags(&mut r, "header.layout_flags", &LAYOUT_FLAGS, Confidence::Observed,
@@ -114,16 +148,31 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     r.seek(0xB4)?;
     h.lod_count = f.read(&mut r, "header.lod_count", Confidence::Proven, "")?;
     if h.lod_count > 7 {
-        return Err(Error::limit(0xB4, "header.lod_count", format!("{} LODs; at most seven LOD pointers", h.lod_count)));
+        return Err(Error::limit(
+            0xB4,
+            "header.lod_count",
+            format!("{} LODs; at most seven LOD pointers", h.lod_count),
+        ));
     }
     p.lods = lod_ptrs.into_iter().take(h.lod_count as usize).collect();
     if h.has_bones() {
         r.seek(0xC4)?;
         h.bone_count = f.read(&mut r, "header.bone_count", Confidence::Proven, "0xe0 header only.")?;
         h.bounded_bone_count = f.read(&mut r, "header.bounded_bone_count", Confidence::Proven, "0xe0 header only.")?;
-        p.bone_ids = Some(read_ptr(f, &mut r, "header.bounded_bone_ids_pointer", Confidence::Proven, "0xe0 header only; u16 each")?);
-        p.bone_bounds = Some(read_ptr(f, &mut r, "header.bone_bounds_pointer", Confidence::Proven,
-            "0xe0 header only; f32x4 minimum and maximum per bounded bone, else per bone")?);
+        p.bone_ids = Some(read_ptr(
+            f,
+            &mut r,
+            "header.bounded_bone_ids_pointer",
+            Confidence::Proven,
+            "0xe0 header only; u16 each",
+        )?);
+        p.bone_bounds = Some(read_ptr(
+            f,
+            &mut r,
+            "header.bone_bounds_pointer",
+            Confidence::Proven,
+            "0xe0 header only; f32x4 minimum and maximum per bounded bone, else per bone",
+        )?);
     }
     Ok((h, p))
 }

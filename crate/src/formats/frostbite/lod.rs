@@ -89,11 +89,27 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
         "bit 6: the geometry is a chunk (clear only on the LOD with inline geometry); bit 4 only on LODs of MeshSets that set header bit 2; bits 0, 9, 17 and 18 take other values that are not named here")?;
     let fmt_at = r.offset();
     l.index_format = r.u32().map_err(|e| e.at_path(&pp("index_format")))?;
-    let fmt = match l.index_format { 0x21 => "16-bit", 0x2e => "32-bit", _ => "not described" };
-    f.add(fmt_at, 4, pp("index_format"), "u32", format!("0x{:x} ({fmt})", l.index_format), Confidence::Proven, "0x21 is 16-bit; 0x2e is 32-bit");
+    let fmt = match l.index_format {
+        0x21 => "16-bit",
+        0x2e => "32-bit",
+        _ => "not described",
+    };
+    f.add(
+        fmt_at,
+        4,
+        pp("index_format"),
+        "u32",
+        format!("0x{:x} ({fmt})", l.index_format),
+        Confidence::Proven,
+        "0x21 is 16-bit; 0x2e is 32-bit",
+    );
     l.index_bytes = f.read(&mut r, pp("index_buffer_bytes"), Confidence::Proven, "")?;
-    l.vertex_bytes = f.read(&mut r, pp("vertex_buffer_bytes"), Confidence::Proven,
-        "Multiple of 16 in every stock MeshSet; the game also loads community MeshSets that are not (65,400)")?;
+    l.vertex_bytes = f.read(
+        &mut r,
+        pp("vertex_buffer_bytes"),
+        Confidence::Proven,
+        "Multiple of 16 in every stock MeshSet; the game also loads community MeshSets that are not (65,400)",
+    )?;
     r.seek(0x74)?;
     let g_at = r.offset();
     l.chunk = r.array().map_err(|e| e.at_path(&pp("geometry_chunk")))?;
@@ -114,7 +130,11 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
         _ => {}
     }
     if p.section_count > 0 && p.sections.value == 0 {
-        return Err(Error::bad_value(p.sections.at, p.sections.path.clone(), format!("null pointer for {} sections", p.section_count)));
+        return Err(Error::bad_value(
+            p.sections.at,
+            p.sections.path.clone(),
+            format!("null pointer for {} sections", p.section_count),
+        ));
     }
     Ok((l, p))
 }

@@ -48,7 +48,11 @@ pub fn uv_density(positions: &[f32], uv: &[f32], indices: &[u32]) -> f64 {
         .chunks_exact(3)
         .filter_map(|t| {
             let a = tri_area(p3(positions, t[0])?, p3(positions, t[1])?, p3(positions, t[2])?);
-            if a > 0.0 { Some(uv_area(uv, t)? / a) } else { None }
+            if a > 0.0 {
+                Some(uv_area(uv, t)? / a)
+            } else {
+                None
+            }
         })
         .collect();
     median_sqrt(v)
@@ -64,7 +68,11 @@ fn median_sqrt(mut v: Vec<f64>) -> f64 {
     let n = v.len();
     let (below, mid, _) = v.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
     let mid = mid.sqrt();
-    if n % 2 == 1 { mid } else { (below.iter().copied().fold(f64::NEG_INFINITY, f64::max).sqrt() + mid) / 2.0 }
+    if n % 2 == 1 {
+        mid
+    } else {
+        (below.iter().copied().fold(f64::NEG_INFINITY, f64::max).sqrt() + mid) / 2.0
+    }
 }
 
 /// `median_sqrt` of f32 values: the same result as widening them first (widening keeps their
@@ -76,7 +84,11 @@ fn median_sqrt_f32(mut v: Vec<f32>) -> f64 {
     let n = v.len();
     let (below, mid, _) = v.select_nth_unstable_by(n / 2, |a, b| a.total_cmp(b));
     let mid = (*mid as f64).sqrt();
-    if n % 2 == 1 { mid } else { ((below.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64).sqrt() + mid) / 2.0 }
+    if n % 2 == 1 {
+        mid
+    } else {
+        ((below.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64).sqrt() + mid) / 2.0
+    }
 }
 
 /// Bounds, area and both densities in one pass over the triangles. Per triangle the arithmetic
@@ -110,7 +122,11 @@ pub fn measure_from(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]
         let m = piece.len() / 3;
         for (j, t) in piece.chunks_exact(3).enumerate() {
             there[j] = 0;
-            let (Some(a), Some(b), Some(c)) = (get::<3>(positions, t[0], base), get::<3>(positions, t[1], base), get::<3>(positions, t[2], base)) else { continue };
+            let (Some(a), Some(b), Some(c)) =
+                (get::<3>(positions, t[0], base), get::<3>(positions, t[1], base), get::<3>(positions, t[2], base))
+            else {
+                continue;
+            };
             let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
             let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
             let x = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
@@ -118,7 +134,11 @@ pub fn measure_from(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32]
             there[j] = 1;
             for k in 0..2 {
                 let Some(uv) = uvs[k] else { continue };
-                let (Some(ta), Some(tb), Some(tc)) = (get::<2>(uv, t[0], base), get::<2>(uv, t[1], base), get::<2>(uv, t[2], base)) else { continue };
+                let (Some(ta), Some(tb), Some(tc)) =
+                    (get::<2>(uv, t[0], base), get::<2>(uv, t[1], base), get::<2>(uv, t[2], base))
+                else {
+                    continue;
+                };
                 uv2[k][j] = ((tb[0] - ta[0]) * (tc[1] - ta[1]) - (tc[0] - ta[0]) * (tb[1] - ta[1])).abs();
                 there[j] |= 2 << k;
             }
@@ -165,7 +185,11 @@ fn measure_scalar(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32], 
     let mut dens: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
     let mut total = 0.0f64;
     for t in indices.chunks_exact(3) {
-        let (Some(a), Some(b), Some(c)) = (get::<3>(positions, t[0], base), get::<3>(positions, t[1], base), get::<3>(positions, t[2], base)) else { continue };
+        let (Some(a), Some(b), Some(c)) =
+            (get::<3>(positions, t[0], base), get::<3>(positions, t[1], base), get::<3>(positions, t[2], base))
+        else {
+            continue;
+        };
         let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
         let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
         let x = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
@@ -174,7 +198,11 @@ fn measure_scalar(positions: &[f32], uvs: [Option<&[f32]>; 2], indices: &[u32], 
         if area2 > 0.0 {
             for k in 0..2 {
                 let Some(uv) = uvs[k] else { continue };
-                let (Some(ta), Some(tb), Some(tc)) = (get::<2>(uv, t[0], base), get::<2>(uv, t[1], base), get::<2>(uv, t[2], base)) else { continue };
+                let (Some(ta), Some(tb), Some(tc)) =
+                    (get::<2>(uv, t[0], base), get::<2>(uv, t[1], base), get::<2>(uv, t[2], base))
+                else {
+                    continue;
+                };
                 let uv2 = ((tb[0] - ta[0]) * (tc[1] - ta[1]) - (tc[0] - ta[0]) * (tb[1] - ta[1])).abs();
                 dens[k].push(uv2 / area2);
             }
@@ -198,7 +226,11 @@ fn get<const N: usize>(a: &[f32], i: u32, base: u32) -> Option<[f32; N]> {
 /// stored / measured, with 0/0 as 1.
 pub fn ratio(stored: f64, measured: f64) -> f64 {
     if measured == 0.0 {
-        if stored == 0.0 { 1.0 } else { f64::INFINITY }
+        if stored == 0.0 {
+            1.0
+        } else {
+            f64::INFINITY
+        }
     } else {
         stored / measured
     }
@@ -265,13 +297,27 @@ mod tests {
         // positions and UVs: the LOD-numbered indices with a base give exactly what the
         // section-numbered copy gives.
         let mut s = 5u64;
-        for &(nv, nt, base) in &[(3usize, 1usize, 0u32), (3, 0, 0), (5, 7, 1), (50, 200, 7), (400, 1500, 123_456), (400, 1503, 9), (10, 30, u32::MAX - 20)] {
+        for &(nv, nt, base) in &[
+            (3usize, 1usize, 0u32),
+            (3, 0, 0),
+            (5, 7, 1),
+            (50, 200, 7),
+            (400, 1500, 123_456),
+            (400, 1503, 9),
+            (10, 30, u32::MAX - 20),
+        ] {
             let p: Vec<f32> = (0..nv * 3).map(|_| rng(&mut s) * 4.0 - 2.0).collect();
             let uv: Vec<f32> = (0..nv * 2).map(|_| rng(&mut s)).collect();
-            let local: Vec<u32> = (0..nt * 3).map(|_| {
-                let r = rng(&mut s);
-                if r < 0.02 { nv as u32 + 3 } else { (r * nv as f32) as u32 % nv as u32 }
-            }).collect();
+            let local: Vec<u32> = (0..nt * 3)
+                .map(|_| {
+                    let r = rng(&mut s);
+                    if r < 0.02 {
+                        nv as u32 + 3
+                    } else {
+                        (r * nv as f32) as u32 % nv as u32
+                    }
+                })
+                .collect();
             let global: Vec<u32> = local.iter().map(|&i| i.wrapping_add(base)).collect();
             for uvs in [[Some(&uv[..]), None], [Some(&uv[..]), Some(&uv[..])], [None, None]] {
                 assert_eq!(measure_from(&p, uvs, &global, base), measure(&p, uvs, &local));

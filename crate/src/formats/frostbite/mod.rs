@@ -107,9 +107,13 @@ pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document
     if name.ends_with(".resmeta") {
         return attach_resmeta(doc, name, bytes);
     }
-    let g = guid::from_name(name).ok_or_else(|| Error::bad_value(0, "", format!("{name}: no chunk GUID in the name")))?;
+    let g =
+        guid::from_name(name).ok_or_else(|| Error::bad_value(0, "", format!("{name}: no chunk GUID in the name")))?;
     let m = details(doc)?;
-    let li = m.lods.iter().position(|l| l.chunk == g)
+    let li = m
+        .lods
+        .iter()
+        .position(|l| l.chunk == g)
         .ok_or_else(|| Error::bad_value(0, "", format!("{name}: no LOD names chunk {}", guid::text(&g))))?;
     attach_to(doc, li, name, bytes)
 }
@@ -122,13 +126,20 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
     let l = m.lods.get(li).ok_or_else(|| Error::bad_value(0, "", format!("no LOD {li}")))?;
     let mut d = Decode::default();
     let data = Reader::new(&bytes);
-    let (mut lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, li, &data, &format!("lod[{li}]"), file);
+    let (mut lod, measured) =
+        chunk::decode_lod(&mut d.fields, &mut d.errors, l, li, &data, &format!("lod[{li}]"), file);
     stored::fill(&mut lod, &m.header, l, li);
     d.facts.push(("LOD".into(), li.to_string()));
     d.facts.push(("chunk GUID".into(), guid::text(&l.chunk)));
-    if let Some(x) = m.measures.get_mut(li) { *x = measured; }
-    if let Some(x) = m.chunk_found.get_mut(li) { *x = true; }
-    if let Some(x) = doc.mesh.lods.get_mut(li) { *x = lod; }
+    if let Some(x) = m.measures.get_mut(li) {
+        *x = measured;
+    }
+    if let Some(x) = m.chunk_found.get_mut(li) {
+        *x = true;
+    }
+    if let Some(x) = doc.mesh.lods.get_mut(li) {
+        *x = lod;
+    }
     if let Details::MeshSet(m) = &doc.details {
         checks::measures(&mut doc.checks, m, &doc.mesh);
     }
@@ -147,7 +158,8 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
 
 fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document> {
     let m = details(doc)?;
-    let v = relocation::read_meta(&bytes).ok_or_else(|| Error::bad_value(0, "", format!("{name}: {} bytes, not 16", bytes.len())))?;
+    let v = relocation::read_meta(&bytes)
+        .ok_or_else(|| Error::bad_value(0, "", format!("{name}: {} bytes, not 16", bytes.len())))?;
     m.resmeta_stored = Some(v);
     let c = m.resmeta_computed;
     doc.checks.push(crate::document::Check {
@@ -164,7 +176,12 @@ fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Docu
     let mut r = Reader::new(&bytes);
     for (k, n) in ["table_offset", "table_bytes", "trailing_bytes", "zero"].iter().enumerate() {
         let _ = k;
-        let _: Result<u32> = f.read(&mut r, format!("resmeta.{n}"), Confidence::Proven, "The bundle's resource metadata is {table offset, table bytes, trailing bytes, 0}.");
+        let _: Result<u32> = f.read(
+            &mut r,
+            format!("resmeta.{n}"),
+            Confidence::Proven,
+            "The bundle's resource metadata is {table offset, table bytes, trailing bytes, 0}.",
+        );
     }
     let d = Decode { fields: f, ..Default::default() };
     Ok(Document::from_decode(name, Format::Unknown, bytes, d))

@@ -76,19 +76,48 @@ pub fn layout(m: &MeshSetDetails) -> Layout {
         at += slot;
     }
     for lod in &m.lods {
-        l.section_at.push(lod.sections.iter().map(|_| { let a = at; at += super::section::SIZE; a }).collect());
+        l.section_at.push(
+            lod.sections
+                .iter()
+                .map(|_| {
+                    let a = at;
+                    at += super::section::SIZE;
+                    a
+                })
+                .collect(),
+        );
     }
     l.pool_start = at;
     // Bone lists, u16 each, then 16-aligned.
     for lod in &m.lods {
-        l.bone_list_at.push(lod.sections.iter().map(|s| {
-            if s.bones.is_empty() { 0 } else { let a = at; at += 2 * s.bones.len(); a }
-        }).collect());
+        l.bone_list_at.push(
+            lod.sections
+                .iter()
+                .map(|s| {
+                    if s.bones.is_empty() {
+                        0
+                    } else {
+                        let a = at;
+                        at += 2 * s.bones.len();
+                        a
+                    }
+                })
+                .collect(),
+        );
     }
     at = align(at, 16);
     // Strings: per LOD its section names then its name; then the MeshSet name; 16-aligned.
     for lod in &m.lods {
-        l.material_at.push(lod.sections.iter().map(|s| { let a = at; at += s.material.len() + 1; a }).collect());
+        l.material_at.push(
+            lod.sections
+                .iter()
+                .map(|s| {
+                    let a = at;
+                    at += s.material.len() + 1;
+                    a
+                })
+                .collect(),
+        );
         l.lod_name_at.push(at);
         at += lod.name.len() + 1;
     }
@@ -139,14 +168,22 @@ pub fn layout(m: &MeshSetDetails) -> Layout {
     p.push(0x68);
     p.push(0x70);
     if h.has_bones() {
-        if l.bone_ids_at != 0 { p.push(0xC8); }
-        if l.bone_bounds_at != 0 { p.push(0xD0); }
+        if l.bone_ids_at != 0 {
+            p.push(0xC8);
+        }
+        if l.bone_bounds_at != 0 {
+            p.push(0xD0);
+        }
     }
     for (i, lod) in m.lods.iter().enumerate() {
         let b = l.lod_at[i];
-        if !lod.sections.is_empty() { p.push(b + 0xC); }
+        if !lod.sections.is_empty() {
+            p.push(b + 0xC);
+        }
         for k in 0..5 {
-            if l.lists_at[i][k] != 0 { p.push(b + 0x18 + 12 * k); }
+            if l.lists_at[i][k] != 0 {
+                p.push(b + 0x18 + 12 * k);
+            }
         }
         p.extend([b + 0x8C, b + 0x94, b + 0x9C]);
         if l.bones_at[i] != 0 {
@@ -157,7 +194,9 @@ pub fn layout(m: &MeshSetDetails) -> Layout {
         for (k, _) in lod.sections.iter().enumerate() {
             let b = l.section_at[i][k];
             p.push(b + 0x8);
-            if l.bone_list_at[i][k] != 0 { p.push(b + 0x10); }
+            if l.bone_list_at[i][k] != 0 {
+                p.push(b + 0x10);
+            }
         }
     }
     l.pointers = p;
@@ -166,5 +205,9 @@ pub fn layout(m: &MeshSetDetails) -> Layout {
 
 /// Stored value of a pointer to absolute offset `abs` (0 stays null).
 pub fn stored(abs: usize) -> u64 {
-    if abs == 0 { 0 } else { abs as u64 - BASE }
+    if abs == 0 {
+        0
+    } else {
+        abs as u64 - BASE
+    }
 }

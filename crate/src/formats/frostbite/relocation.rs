@@ -18,7 +18,10 @@ fn show_entry(b: &[u8]) -> String {
 
 /// Reads `count` entries at absolute `at`; the table is one region.
 pub fn read(f: &mut Fields, file: &Reader, at: usize, count: usize) -> Result<Vec<u32>> {
-    let n = file.from(at).and_then(|r| r.check_count(count as u64, 4, "relocation")).map_err(|e| e.at_path("relocation"))?;
+    let n = file
+        .from(at)
+        .and_then(|r| r.check_count(count as u64, 4, "relocation"))
+        .map_err(|e| e.at_path("relocation"))?;
     let mut r = file.window(at, n).map_err(|e| e.at_path("relocation"))?;
     let mut out = Vec::with_capacity(count);
     for _ in 0..count {

@@ -3,8 +3,8 @@
 use super::declaration::{self, Declaration};
 use super::pool::{read_ptr, Ptr};
 use crate::error::Result;
-use crate::short::PathText;
 use crate::read::Reader;
+use crate::short::PathText;
 use crate::span::{Confidence, Fields};
 
 pub const SIZE: usize = 384;
@@ -74,25 +74,32 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &str) -> Result<(Sec
     r.seek(0x1B)?;
     s.flags = f.read(&mut r, pp("flags"), Confidence::Observed,
         "15 values below 0x20; 0x0a (170,233 sections), 0x04 (116,897) and 0x0e (10,935) are the commonest; the byte does not say which section list holds the section (0x0a is on sections of list 0 alone and of list 2 alone)")?;
-    s.material_slot = f.read(&mut r, pp("material_slot_index"), Confidence::Observed, "Index in the mesh asset's Materials.")?;
+    s.material_slot =
+        f.read(&mut r, pp("material_slot_index"), Confidence::Observed, "Index in the mesh asset's Materials.")?;
     r.seek(0x1E)?;
     s.stride = f.read(&mut r, pp("total_vertex_stride"), Confidence::Proven, "")?;
-    s.primitive_type = f.read(&mut r, pp("primitive_type"), Confidence::Observed, "3 (triangle list) in all 300,875 sections")?;
+    s.primitive_type =
+        f.read(&mut r, pp("primitive_type"), Confidence::Observed, "3 (triangle list) in all 300,875 sections")?;
     s.primitive_count = f.read(&mut r, pp("primitive_count"), Confidence::Proven, "")?;
     s.start_index = f.read(&mut r, pp("start_index"), Confidence::Proven, "")?;
     s.vertex_offset = f.read(&mut r, pp("vertex_byte_offset"), Confidence::Proven, "")?;
     s.vertex_count = f.read(&mut r, pp("vertex_count"), Confidence::Proven, "")?;
     r.seek(0x54)?;
     s.vertex_offset_again = f.read(&mut r, pp("repeated_vertex_byte_offset"), Confidence::Proven, "")?;
-    s.uv_density[0] = f.read(&mut r, pp("uv0_texel_density"), Confidence::Observed,
-        "Median over the triangles of sqrt(UV area / area); 1.0 when no triangle has area")?;
+    s.uv_density[0] = f.read(
+        &mut r,
+        pp("uv0_texel_density"),
+        Confidence::Observed,
+        "Median over the triangles of sqrt(UV area / area); 1.0 when no triangle has area",
+    )?;
     s.uv_density[1] = f.read(&mut r, pp("uv1_texel_density"), Confidence::Observed, "")?;
     r.seek(0x70)?;
     s.stored = declaration::read(f, &mut r, &pp("stored_declaration"))?;
     s.draw = declaration::read(f, &mut r, &pp("draw_declaration"))?;
     s.material_key = f.read(&mut r, pp("material_key"), Confidence::Proven, "")?;
     s.start_index_again = f.read(&mut r, pp("repeated_start_index"), Confidence::Proven, "")?;
-    s.material_hash = f.read(&mut r, pp("material_name_hash"), Confidence::Observed, "djb2-XOR of the lowercased material name.")?;
+    s.material_hash =
+        f.read(&mut r, pp("material_name_hash"), Confidence::Observed, "djb2-XOR of the lowercased material name.")?;
     r.seek(0x14C)?;
     s.area = f.read(&mut r, pp("surface_area"), Confidence::Observed, "Square metres.")?;
     s.bounds_min = f.read(&mut r, pp("bounds_min"), Confidence::Observed, "w is 0")?;

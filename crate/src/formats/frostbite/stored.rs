@@ -21,7 +21,11 @@ pub fn bone_boxes(h: &Header) -> Vec<BoneBox> {
             BoneBox {
                 bone,
                 name: format!("bone {bone}"),
-                bounds: StoredBox { path: format!("pool.bone_bounds[{j}]"), min: [v[0], v[1], v[2]], max: [v[4], v[5], v[6]] },
+                bounds: StoredBox {
+                    path: format!("pool.bone_bounds[{j}]"),
+                    min: [v[0], v[1], v[2]],
+                    max: [v[4], v[5], v[6]],
+                },
             }
         })
         .collect()
@@ -30,7 +34,8 @@ pub fn bone_boxes(h: &Header) -> Vec<BoneBox> {
 /// Fills LOD `li`'s stored boxes from the records. Called whenever the LOD is (re)built: at
 /// decode and when a chunk is attached.
 pub fn fill(out: &mut mesh::Lod, h: &Header, l: &Lod, li: usize) {
-    out.stored_bounds = Some(StoredBox { path: "header.bounds_min".into(), min: xyz(&h.bounds_min), max: xyz(&h.bounds_max) });
+    out.stored_bounds =
+        Some(StoredBox { path: "header.bounds_min".into(), min: xyz(&h.bounds_min), max: xyz(&h.bounds_max) });
     out.bone_bounds = bone_boxes(h);
     for (k, (sec, s)) in out.sections.iter_mut().zip(&l.sections).enumerate() {
         sec.stored_bounds = Some(StoredBox {
@@ -78,11 +83,10 @@ mod tests {
     fn the_builder_bounds_each_bone_by_the_vertices_it_weighs_most() {
         // By hand: the cubes span y 0..1 and 1.5..2.5, x and z -0.5..0.5.
         let bb = bone_bounds(&two_cubes(1));
-        assert_eq!(bb, vec![
-            [-0.5, 0.0, -0.5, 0.0, 0.5, 1.0, 0.5, 0.0],
-            [-0.5, 1.5, -0.5, 0.0, 0.5, 2.5, 0.5, 0.0],
-            [0.0; 8],
-        ]);
+        assert_eq!(
+            bb,
+            vec![[-0.5, 0.0, -0.5, 0.0, 0.5, 1.0, 0.5, 0.0], [-0.5, 1.5, -0.5, 0.0, 0.5, 2.5, 0.5, 0.0], [0.0; 8],]
+        );
     }
 
     #[test]
@@ -98,7 +102,14 @@ mod tests {
             for (j, (got, w)) in lod.bone_bounds.iter().zip(&want).enumerate() {
                 assert_eq!(got.bone, j as u32);
                 assert_eq!(got.name, format!("bone {j}"));
-                assert_eq!(got.bounds, StoredBox { path: format!("pool.bone_bounds[{j}]"), min: [w[0], w[1], w[2]], max: [w[4], w[5], w[6]] });
+                assert_eq!(
+                    got.bounds,
+                    StoredBox {
+                        path: format!("pool.bone_bounds[{j}]"),
+                        min: [w[0], w[1], w[2]],
+                        max: [w[4], w[5], w[6]]
+                    }
+                );
             }
         }
         // Rigid meshes store none.
@@ -126,11 +137,14 @@ mod tests {
         for d in [&alone, &doc] {
             let lod = &d.mesh.lods[0];
             let h = &b.details.header;
-            assert_eq!(lod.stored_bounds, Some(StoredBox {
-                path: "header.bounds_min".into(),
-                min: [h.bounds_min[0], h.bounds_min[1], h.bounds_min[2]],
-                max: [h.bounds_max[0], h.bounds_max[1], h.bounds_max[2]],
-            }));
+            assert_eq!(
+                lod.stored_bounds,
+                Some(StoredBox {
+                    path: "header.bounds_min".into(),
+                    min: [h.bounds_min[0], h.bounds_min[1], h.bounds_min[2]],
+                    max: [h.bounds_max[0], h.bounds_max[1], h.bounds_max[2]],
+                })
+            );
             // By hand: both cubes together.
             assert_eq!(lod.stored_bounds.as_ref().map(|x| (x.min, x.max)), Some(([-0.5, 0.0, -0.5], [0.5, 2.5, 0.5])));
             let secs: Vec<_> = lod.sections.iter().map(|s| s.stored_bounds.clone().expect("stored")).collect();

@@ -21,14 +21,8 @@ impl Frame {
 /// The two minor axes per code pair: (byte 0's axis, byte 1's axis).
 const MINOR: [(usize, usize); 3] = [(2, 1), (0, 2), (0, 1)];
 /// Reference axis per code: +z, -z, +x, -x, -x, +x.
-const REF: [[f32; 3]; 6] = [
-    [0.0, 0.0, 1.0],
-    [0.0, 0.0, -1.0],
-    [1.0, 0.0, 0.0],
-    [-1.0, 0.0, 0.0],
-    [-1.0, 0.0, 0.0],
-    [1.0, 0.0, 0.0],
-];
+const REF: [[f32; 3]; 6] =
+    [[0.0, 0.0, 1.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [1.0, 0.0, 0.0]];
 const SCALE: f32 = 255.0 * SQRT_2;
 
 fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
@@ -41,7 +35,11 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
 
 fn normalize(a: [f32; 3]) -> [f32; 3] {
     let l = dot(a, a).sqrt();
-    if l > 0.0 { [a[0] / l, a[1] / l, a[2] / l] } else { a }
+    if l > 0.0 {
+        [a[0] / l, a[1] / l, a[2] / l]
+    } else {
+        a
+    }
 }
 
 /// The reference axis made perpendicular to `n`.

@@ -14,7 +14,11 @@ fn put(out: &mut [u8], at: usize, b: &[u8]) {
 pub fn write(m: &MeshSetDetails) -> Result<Vec<u8>> {
     let h = &m.header;
     if m.lods.len() > 7 || m.lods.len() != h.lod_count as usize {
-        return Err(Error::bad_value(0xB4, "header.lod_count", format!("{} LODs for a count of {}", m.lods.len(), h.lod_count)));
+        return Err(Error::bad_value(
+            0xB4,
+            "header.lod_count",
+            format!("{} LODs for a count of {}", m.lods.len(), h.lod_count),
+        ));
     }
     let l = layout(m);
     let table = l.pool_end;
@@ -22,8 +26,15 @@ pub fn write(m: &MeshSetDetails) -> Result<Vec<u8>> {
     let mut out = vec![0u8; total];
     let lod_ptrs: Vec<u64> = l.lod_at.iter().map(|&a| stored(a)).collect();
     let mut hb = vec![0u8; h.size()];
-    header::write(h, &mut hb, &lod_ptrs, stored(l.name_at), stored(l.name_at + h.name_last as usize),
-        stored(l.bone_ids_at), stored(l.bone_bounds_at));
+    header::write(
+        h,
+        &mut hb,
+        &lod_ptrs,
+        stored(l.name_at),
+        stored(l.name_at + h.name_last as usize),
+        stored(l.bone_ids_at),
+        stored(l.bone_bounds_at),
+    );
     put(&mut out, 0, &hb);
     for (i, lr) in m.lods.iter().enumerate() {
         let name = l.lod_name_at[i];

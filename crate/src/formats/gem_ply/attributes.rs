@@ -5,14 +5,7 @@
 use super::vertex::{Layout, Sem, VElem};
 use crate::mesh::Lod;
 
-pub(super) fn vertex_arrays(
-    layout: &Layout,
-    vdata: &[u8],
-    stride: usize,
-    double: bool,
-    vcount: usize,
-    lod: &mut Lod,
-) {
+pub(super) fn vertex_arrays(layout: &Layout, vdata: &[u8], stride: usize, double: bool, vcount: usize, lod: &mut Lod) {
     let has = |sem: Sem| layout.elems.iter().find(|e| e.sem == sem).cloned();
     let pos = has(Sem::Position);
     let nor = has(Sem::Normal);
@@ -87,11 +80,7 @@ pub(super) fn vertex_arrays(
             }
             if wts.is_some() || idx.is_some() {
                 let mut w = [0f32; 4];
-                let nw = wts
-                    .as_ref()
-                    .map(|e| field(v, e, &mut w))
-                    .unwrap_or(0)
-                    .min(4);
+                let nw = wts.as_ref().map(|e| field(v, e, &mut w)).unwrap_or(0).min(4);
                 if nw < 4 {
                     w[nw] = 1.0 - w[..nw].iter().sum::<f32>();
                 }

@@ -77,28 +77,12 @@ pub fn pack(layout: &Layout, stride: usize, verts: &[Vertex]) -> Vec<u8> {
             };
             let mut bytes: Vec<u8> = Vec::new();
             match e.kind {
-                Kind::F32(n) => floats
-                    .iter()
-                    .take(n as usize)
-                    .for_each(|f| bytes.extend_from_slice(&f.to_le_bytes())),
-                Kind::Half4 => floats
-                    .iter()
-                    .for_each(|f| bytes.extend_from_slice(&to_half(*f).to_le_bytes())),
-                Kind::Short2 => floats
-                    .iter()
-                    .take(2)
-                    .for_each(|f| bytes.extend_from_slice(&(*f as i16).to_le_bytes())),
-                Kind::U8(n) => floats
-                    .iter()
-                    .take(n as usize)
-                    .for_each(|f| bytes.push(*f as u8)),
-                Kind::Unorm8(n) => floats
-                    .iter()
-                    .take(n as usize)
-                    .for_each(|f| bytes.push((f * 255.0).round() as u8)),
-                Kind::Color => floats
-                    .iter()
-                    .for_each(|f| bytes.push((f * 255.0).round() as u8)),
+                Kind::F32(n) => floats.iter().take(n as usize).for_each(|f| bytes.extend_from_slice(&f.to_le_bytes())),
+                Kind::Half4 => floats.iter().for_each(|f| bytes.extend_from_slice(&to_half(*f).to_le_bytes())),
+                Kind::Short2 => floats.iter().take(2).for_each(|f| bytes.extend_from_slice(&(*f as i16).to_le_bytes())),
+                Kind::U8(n) => floats.iter().take(n as usize).for_each(|f| bytes.push(*f as u8)),
+                Kind::Unorm8(n) => floats.iter().take(n as usize).for_each(|f| bytes.push((f * 255.0).round() as u8)),
+                Kind::Color => floats.iter().for_each(|f| bytes.push((f * 255.0).round() as u8)),
                 Kind::Raw(_) => {}
             }
             if let Some(d) = dst.get_mut(o..o + bytes.len()) {
@@ -117,12 +101,7 @@ pub struct Builder {
 
 impl Builder {
     pub fn new(magic: Magic) -> Self {
-        Builder {
-            ply: Ply {
-                magic,
-                chunks: Vec::new(),
-            },
-        }
+        Builder { ply: Ply { magic, chunks: Vec::new() } }
     }
 
     pub fn chunk(mut self, c: Chunk) -> Self {
@@ -146,28 +125,17 @@ impl Builder {
     /// A `VERT` of `verts` laid out as `layout` (already fitted to `stride`).
     pub fn vert(self, layout: &Layout, stride: u16, flags: u16, verts: &[Vertex]) -> Self {
         let data = pack(layout, stride as usize, verts);
-        self.chunk(Chunk::Vert {
-            count: verts.len() as u32,
-            size: stride,
-            flags,
-            data: Buf::Owned(data),
-        })
+        self.chunk(Chunk::Vert { count: verts.len() as u32, size: stride, flags, data: Buf::Owned(data) })
     }
 
     pub fn indx(self, idx: &[u16]) -> Self {
         let data = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
-        self.chunk(Chunk::Indices {
-            wide: false,
-            data: Buf::Owned(data),
-        })
+        self.chunk(Chunk::Indices { wide: false, data: Buf::Owned(data) })
     }
 
     pub fn ind4(self, idx: &[u32]) -> Self {
         let data = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
-        self.chunk(Chunk::Indices {
-            wide: true,
-            data: Buf::Owned(data),
-        })
+        self.chunk(Chunk::Indices { wide: true, data: Buf::Owned(data) })
     }
 
     pub fn build(&self) -> Result<Vec<u8>> {
@@ -185,23 +153,11 @@ pub fn torus(rings: u32, sides: u32, r_big: f32, r_small: f32) -> (Vec<Vertex>, 
             let (cu, su, cv, sv) = (u.cos(), u.sin(), v.cos(), v.sin());
             let uv = [i as f32 / rings as f32, j as f32 / sides as f32];
             verts.push(Vertex {
-                position: [
-                    (r_big + r_small * cv) * cu,
-                    r_small * sv,
-                    (r_big + r_small * cv) * su,
-                ],
+                position: [(r_big + r_small * cv) * cu, r_small * sv, (r_big + r_small * cv) * su],
                 normal: [cv * cu, sv, cv * su],
                 tangent: [-su, 0.0, cu, 1.0],
                 uvs: [uv, [uv[1], uv[0]], [uv[0] * 2.0, uv[1] * 2.0], [0.5, 0.5]],
-                colors: [
-                    [
-                        (100.0 + 100.0 * cu) as u8,
-                        (100.0 + 100.0 * sv) as u8,
-                        180,
-                        255,
-                    ],
-                    [50, 60, 70, 80],
-                ],
+                colors: [[(100.0 + 100.0 * cu) as u8, (100.0 + 100.0 * sv) as u8, 180, 255], [50, 60, 70, 80]],
                 ..Default::default()
             });
         }

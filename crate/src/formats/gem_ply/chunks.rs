@@ -14,83 +14,41 @@ const P: Confidence = Confidence::Proven;
 /// The chunk ids of the spec's loop, as static names.
 pub fn known_id(b: &[u8], _magic: Magic) -> Option<&'static str> {
     const IDS: [&str; 14] = [
-        "INDX", "IND4", "VERT", "BAS2", "InfG", "BNDS", "ADJA", "SHDW", "MROR", "MARK", "SKIN",
-        "MESH", "SBM1", "SUBM",
+        "INDX", "IND4", "VERT", "BAS2", "InfG", "BNDS", "ADJA", "SHDW", "MROR", "MARK", "SKIN", "MESH", "SBM1", "SUBM",
     ];
     IDS.iter().copied().find(|id| id.as_bytes() == b)
 }
 
 /// A name: u8 length, then that many bytes (spec "string8"; every sample agrees).
-pub fn name(
-    f: &mut Fields,
-    r: &mut Reader,
-    path: &str,
-    conf: Confidence,
-    note: &'static str,
-) -> Result<Vec<u8>> {
+pub fn name(f: &mut Fields, r: &mut Reader, path: &str, conf: Confidence, note: &'static str) -> Result<Vec<u8>> {
     let n: u8 = f.read(r, format!("{path}.length"), conf, note)?;
     let text_path = format!("{path}.text");
     let start = r.offset();
     let b = r.bytes(n as usize).map_err(|e| e.at_path(&text_path))?;
     if n > 0 {
-        f.add(
-            start,
-            n as u64,
-            text_path,
-            "char[]",
-            show_text(b),
-            conf,
-            note,
-        );
+        f.add(start, n as u64, text_path, "char[]", show_text(b), conf, note);
     }
     Ok(b.to_vec())
 }
 
 /// A signed count that must not be negative, recorded as the field `path`.
-pub fn count_i32(
-    f: &mut Fields,
-    r: &mut Reader,
-    path: &str,
-    conf: Confidence,
-    note: &'static str,
-) -> Result<u32> {
+pub fn count_i32(f: &mut Fields, r: &mut Reader, path: &str, conf: Confidence, note: &'static str) -> Result<u32> {
     let at = r.offset();
     let v: i32 = f.read(r, path, conf, note)?;
     u32::try_from(v).map_err(|_| Error::bad_value(at, path, format!("negative count {v}")))
 }
 
 fn elem(len: u64, name: &str, ty: &'static str, note: &'static str, format: fn(&[u8]) -> String) -> Elem {
-    Elem {
-        offset: 0,
-        len,
-        name: name.into(),
-        ty: ty.into(),
-        confidence: P,
-        note: note.into(),
-        format,
-    }
+    Elem { offset: 0, len, name: name.into(), ty: ty.into(), confidence: P, note: note.into(), format }
 }
 
 /// Reads `count` elements of `stride` bytes as one region at `path`; returns the bytes.
-fn array<'a>(
-    f: &mut Fields,
-    r: &mut Reader<'a>,
-    count: u32,
-    stride: u64,
-    path: &str,
-    e: Elem,
-) -> Result<&'a [u8]> {
+fn array<'a>(f: &mut Fields, r: &mut Reader<'a>, count: u32, stride: u64, path: &str, e: Elem) -> Result<&'a [u8]> {
     let len = r.check_count(count as u64, stride, path)?;
     let start = r.offset();
     let b = r.bytes(len).map_err(|e| e.at_path(path))?;
     if count > 0 {
-        f.add_region(Region {
-            start,
-            stride,
-            count: count as u64,
-            path: path.into(),
-            elems: vec![e],
-        });
+        f.add_region(Region { start, stride, count: count as u64, path: path.into(), elems: vec![e] });
     }
     Ok(b)
 }
@@ -110,13 +68,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             if p.places.index_data.is_none() {
                 p.places.index_data = Some((at, ip));
             }
-            Chunk::Indices {
-                wide,
-                data: Buf::File {
-                    start: at as usize,
-                    len: b.len(),
-                },
-            }
+            Chunk::Indices { wide, data: Buf::File { start: at as usize, len: b.len() } }
         }
         "VERT" => {
             let count = count_i32(f, r, &format!("{path}.vertex_count"), P, VENDOR)?;
@@ -124,11 +76,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             let flags: u16 = f.flags(
                 r,
                 format!("{path}.vertex_flags"),
-                &[
-                    (1, "full color"),
-                    (2, "optimized order"),
-                    (4, "color verified"),
-                ],
+                &[(1, "full color"), (2, "optimized order"), (4, "color verified")],
                 P,
                 "vendor description: without full color, colors are doubled after loading",
             )?;
@@ -139,15 +87,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             if p.places.vert_data.is_none() {
                 p.places.vert_data = Some(at);
             }
-            Chunk::Vert {
-                count,
-                size,
-                flags,
-                data: Buf::File {
-                    start: at as usize,
-                    len: b.len(),
-                },
-            }
+            Chunk::Vert { count, size, flags, data: Buf::File { start: at as usize, len: b.len() } }
         }
         "BAS2" => {
             let mut v = [[[0f32; 2]; 3]; 2];
@@ -156,10 +96,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
                     v[g][k] = f.read(r, format!("{path}.{group}.{field}"), P, VENDOR)?;
                 }
             }
-            Chunk::Bas2 {
-                polygons: v[0],
-                texture: v[1],
-            }
+            Chunk::Bas2 { polygons: v[0], texture: v[1] }
         }
         "InfG" => {
             let start: [i32; 2] = [
@@ -175,18 +112,8 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             let n: u32 = f.read(r, &cp, P, VENDOR)?;
             p.places.face_counts.push((cp, at, n as u64));
             let fp = format!("{path}.faces");
-            let b = array(
-                f,
-                r,
-                n,
-                2,
-                &fp,
-                elem(2, "", "u16 submesh:15 invalid:1", VENDOR, fmt::grid_face),
-            )?;
-            let faces = b
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect();
+            let b = array(f, r, n, 2, &fp, elem(2, "", "u16 submesh:15 invalid:1", VENDOR, fmt::grid_face))?;
+            let faces = b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
             Chunk::InfG { start, end, faces }
         }
         "BNDS" => {
@@ -200,13 +127,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
         "ADJA" => {
             let n = face_count(f, &mut p.places.face_counts, r, path)?;
             let ap = format!("{path}.adjacencies");
-            let e = elem(
-                6,
-                "neighbours",
-                "u16[3]",
-                "vendor description: 0xFFFF = no neighbour",
-                fmt::neighbours,
-            );
+            let e = elem(6, "neighbours", "u16[3]", "vendor description: 0xFFFF = no neighbour", fmt::neighbours);
             let b = array(f, r, n, 6, &ap, e)?;
             let faces = b
                 .chunks_exact(6)
@@ -223,13 +144,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
         "SHDW" => {
             let n = face_count(f, &mut p.places.face_counts, r, path)?;
             let sp = format!("{path}.shadow_infos");
-            let e = elem(
-                1,
-                "",
-                "u8",
-                "vendor description: 1 casts shadows, 0 does not",
-                fmt::shadow,
-            );
+            let e = elem(1, "", "u8", "vendor description: 1 casts shadows, 0 does not", fmt::shadow);
             Chunk::Shdw(array(f, r, n, 1, &sp, e)?.to_vec())
         }
         "MROR" => Chunk::Mror,
@@ -237,11 +152,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             let n: u32 = f.read(r, format!("{path}.mark_size"), P, VENDOR)?;
             let mp = format!("{path}.marks");
             let len = r.check_count(n as u64, 1, &mp)?;
-            let b = if len > 0 {
-                f.bytes(r, len, &mp, P, VENDOR)?
-            } else {
-                &[][..]
-            };
+            let b = if len > 0 { f.bytes(r, len, &mp, P, VENDOR)? } else { &[][..] };
             Chunk::Mark(b.to_vec())
         }
         "SKIN" => {
@@ -259,13 +170,7 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
         "SBM1" => Chunk::Sbm1(submesh::read_sbm1(p, r, path)?),
         "SUBM" if p.ply.magic == Magic::Pm01 => Chunk::Subm(submesh::read_subm_gem3(p, r, path)?),
         "SUBM" => Chunk::SubmAs2(submesh::read_subm_as2(p, r, path)?),
-        other => {
-            return Err(Error::unsupported(
-                chunk_at,
-                path,
-                format!("no reader for chunk {other}"),
-            ))
-        }
+        other => return Err(Error::unsupported(chunk_at, path, format!("no reader for chunk {other}"))),
     };
     Ok(c)
 }

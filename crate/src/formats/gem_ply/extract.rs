@@ -11,14 +11,7 @@ use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
 use crate::span::Confidence;
 
-fn check(
-    name: &str,
-    passed: bool,
-    stored: String,
-    measured: String,
-    offset: Option<u64>,
-    path: &str,
-) -> Check {
+fn check(name: &str, passed: bool, stored: String, measured: String, offset: Option<u64>, path: &str) -> Check {
     Check {
         name: name.into(),
         passed,
@@ -51,13 +44,7 @@ fn index_at(data: &[u8], wide: bool, i: usize) -> u32 {
 pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     let mut d = Decode::default();
     let mut subs = subs_of(&p);
-    let Parsed {
-        ply,
-        fields,
-        errors,
-        places,
-        ..
-    } = p;
+    let Parsed { ply, fields, errors, places, .. } = p;
     d.fields = fields;
     d.errors = errors;
 
@@ -93,11 +80,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     };
     for s in &subs {
         if let Some(msg) = &s.layout_error {
-            d.errors.push(Error::unsupported(
-                s.face_count_at,
-                format!("{}.vertex_elements", s.path),
-                msg.clone(),
-            ));
+            d.errors.push(Error::unsupported(s.face_count_at, format!("{}.vertex_elements", s.path), msg.clone()));
         }
     }
     for s in subs.iter().skip(1) {
@@ -105,37 +88,21 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
             d.errors.push(Error::bad_value(
                 s.face_count_at,
                 s.path.clone(),
-                format!(
-                    "vertex format differs from {}'s; the shared VERT is decoded with the first",
-                    subs[0].path
-                ),
+                format!("vertex format differs from {}'s; the shared VERT is decoded with the first", subs[0].path),
             ));
         }
     }
     if !subs.is_empty() && ply.vert_header().is_none() {
-        d.errors.push(Error::bad_value(
-            bytes.len() as u64,
-            "VERT",
-            "the file has submeshes but no VERT chunk",
-        ));
+        d.errors.push(Error::bad_value(bytes.len() as u64, "VERT", "the file has submeshes but no VERT chunk"));
     }
     let bump = subs.first().is_some_and(|s| s.bump);
     let format_size = layout.size();
     if ply.vert_header().is_some() {
         if let Some(msg) = layout.fit(stride as u32, bump) {
-            d.errors.push(Error::bad_value(
-                vert_at.saturating_sub(4),
-                "VERT.vertex_size",
-                msg,
-            ));
+            d.errors.push(Error::bad_value(vert_at.saturating_sub(4), "VERT.vertex_size", msg));
         }
         if vcount > 0 && stride > 0 {
-            d.fields.add_region(layout.region(
-                vert_at,
-                stride as u64,
-                vcount as u64,
-                "VERT.vertices",
-            ));
+            d.fields.add_region(layout.region(vert_at, stride as u64, vcount as u64, "VERT.vertices"));
         }
     }
 
@@ -143,10 +110,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     let (wide, idata) = ply.indices(bytes).unwrap_or((false, &[]));
     let iw = if wide { 4 } else { 2 };
     let icount = idata.len() / iw;
-    let (index_at0, index_path) = places
-        .index_data
-        .clone()
-        .unwrap_or((0, "INDX.indices".into()));
+    let (index_at0, index_path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
     let mut indices = Vec::with_capacity(icount);
     let mut bad = 0usize;
     let mut first_bad = None;
@@ -186,10 +150,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
             d.errors.push(Error::bad_value(
                 s.face_count_at,
                 format!("{}.face_count", s.path),
-                format!(
-                    "faces {}..{} run past the {tris} triangles of the index chunk",
-                    s.face_start, end
-                ),
+                format!("faces {}..{} run past the {tris} triangles of the index chunk", s.face_start, end),
             ));
         }
     }
@@ -219,10 +180,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     }
 
     // The mesh.
-    let mut lod = Lod {
-        name: "lod0".into(),
-        ..Default::default()
-    };
+    let mut lod = Lod { name: "lod0".into(), ..Default::default() };
     super::attributes::vertex_arrays(&layout, vdata, stride, vflags & 1 == 0, vcount, &mut lod);
     let idx = layout.elems.iter().find(|e| e.sem == Sem::Indices).cloned();
     let tris_valid = |a: usize| a < vcount;
@@ -236,13 +194,8 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
         // file of many overlapping submeshes linear.
         let mut budget = indices.len().saturating_mul(4).saturating_add(1 << 20);
         for (k, s) in subs.iter().enumerate() {
-            let a = (s.face_start.max(0) as usize)
-                .saturating_mul(3)
-                .min(indices.len());
-            let b = ((s.face_start + s.face_count).max(0) as usize)
-                .saturating_mul(3)
-                .min(indices.len())
-                .max(a);
+            let a = (s.face_start.max(0) as usize).saturating_mul(3).min(indices.len());
+            let b = ((s.face_start + s.face_count).max(0) as usize).saturating_mul(3).min(indices.len()).max(a);
             if b - a > budget {
                 break;
             }
@@ -257,20 +210,11 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
         }
         let mut past = None;
         for (vi, j4) in lod.joints.chunks_exact_mut(4).enumerate() {
-            let map = owner
-                .get(vi)
-                .and_then(|&o| subs.get(o as usize))
-                .and_then(|s| s.bone_map.as_ref());
+            let map = owner.get(vi).and_then(|&o| subs.get(o as usize)).and_then(|s| s.bone_map.as_ref());
             let Some(map) = map else { continue };
             for (slot, j) in j4.iter_mut().enumerate() {
                 match map.get(*j as usize) {
-                    Some(&g) => {
-                        *j = if (g as usize) <= skin.len() {
-                            g as u16
-                        } else {
-                            0
-                        }
-                    }
+                    Some(&g) => *j = if (g as usize) <= skin.len() { g as u16 } else { 0 },
                     None => {
                         // Only weighted slots must resolve; unused slots often hold 0.
                         past.get_or_insert((vi, slot, *j));
@@ -307,21 +251,14 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     let mut budget = icount.saturating_mul(4).saturating_add(1 << 20);
     for s in &mut subs {
         let a = (s.face_start.max(0) as u64 * 3).min(icount as u64) as usize;
-        let b = (((s.face_start + s.face_count).max(0) as u64) * 3)
-            .min(icount as u64)
-            .max(a as u64) as usize;
+        let b = (((s.face_start + s.face_count).max(0) as u64) * 3).min(icount as u64).max(a as u64) as usize;
         let (vs, vc) = match s.vertex_range {
             Some(r) => r,
             // Past the budget (many overlapping submeshes) a section names every vertex.
             None if b - a > budget => (0, vcount as u32),
             None => {
                 budget -= b - a;
-                let used = lod
-                    .indices
-                    .get(a..b)
-                    .unwrap_or(&[])
-                    .iter()
-                    .filter(|&&i| tris_valid(i as usize));
+                let used = lod.indices.get(a..b).unwrap_or(&[]).iter().filter(|&&i| tris_valid(i as usize));
                 let (mut lo, mut hi) = (u32::MAX, 0u32);
                 for &i in used {
                     lo = lo.min(i);
@@ -348,10 +285,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
                 .flatten()
                 .map(|&g| match g {
                     0 => "(mesh transform)".to_string(),
-                    n => skin
-                        .get(n as usize - 1)
-                        .map(|x| lossy(x))
-                        .unwrap_or_else(|| format!("bone {n}?")),
+                    n => skin.get(n as usize - 1).map(|x| lossy(x)).unwrap_or_else(|| format!("bone {n}?")),
                 })
                 .collect(),
             passes: Vec::new(),
@@ -375,16 +309,8 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
             index_count: icount as u32,
             vertex_count: vcount as u32,
             mirrored: mirrored_file,
-            vertex_source: Some(Source {
-                file: 0,
-                offset: vert_at,
-                stride: stride as u64,
-            }),
-            index_source: Some(Source {
-                file: 0,
-                offset: index_at0,
-                stride: iw as u64,
-            }),
+            vertex_source: Some(Source { file: 0, offset: vert_at, stride: stride as u64 }),
+            index_source: Some(Source { file: 0, offset: index_at0, stride: iw as u64 }),
             ..Default::default()
         });
     }
@@ -395,11 +321,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
         match c {
             Chunk::Shdw(s) if lod.shadow.is_empty() => lod.shadow = s.clone(),
             Chunk::Adja(a) if lod.adjacency.is_empty() => {
-                lod.adjacency = a
-                    .iter()
-                    .flatten()
-                    .map(|&n| if n == 0xffff { u32::MAX } else { n as u32 })
-                    .collect();
+                lod.adjacency = a.iter().flatten().map(|&n| if n == 0xffff { u32::MAX } else { n as u32 }).collect();
             }
             Chunk::Bas2 { polygons, texture } => {
                 let g = grid.get_or_insert_with(Grid::default);
@@ -418,20 +340,15 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     }
     lod.grid = grid;
     // The stored box as numbers, for the view (the check below compares it with the positions).
-    if let Some(Chunk::Bnds { min, max }) =
-        ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. }))
-    {
+    if let Some(Chunk::Bnds { min, max }) = ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. })) {
         lod.stored_bounds = Some(StoredBox { path: "BNDS.min".into(), min: *min, max: *max });
     }
 
     // Checks on the vertices.
-    if let Some(Chunk::Bnds { min, max }) =
-        ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. }))
-    {
+    if let Some(Chunk::Bnds { min, max }) = ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. })) {
         if let Some((mn, mx)) = bounds_of(&lod.positions) {
             let tol = |a: f32| 1e-4 * a.abs().max(1.0);
-            let contains =
-                (0..3).all(|k| min[k] <= mn[k] + tol(mn[k]) && max[k] >= mx[k] - tol(mx[k]));
+            let contains = (0..3).all(|k| min[k] <= mn[k] + tol(mn[k]) && max[k] >= mx[k] - tol(mx[k]));
             d.checks.push(check(
                 "BNDS contains the positions",
                 contains,
@@ -456,26 +373,16 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
             if tail.is_empty() {
                 format!("{format_size} bytes from the format")
             } else {
-                format!(
-                    "{format_size} bytes from the format, then {}",
-                    tail.join(", ")
-                )
+                format!("{format_size} bytes from the format, then {}", tail.join(", "))
             },
             Some(vert_at.saturating_sub(4)),
             "VERT.vertex_size",
         ));
     }
-    if let Some(t) = layout
-        .elems
-        .iter()
-        .find(|e| e.sem == Sem::Tangent && e.offset >= format_size)
-    {
+    if let Some(t) = layout.elems.iter().find(|e| e.sem == Sem::Tangent && e.offset >= format_size) {
         let (mut worst_dot, mut signs_ok) = (0f32, true);
         for (k, tv) in lod.tangents.chunks_exact(4).enumerate() {
-            let nv = lod
-                .normals
-                .get(k * 3..k * 3 + 3)
-                .unwrap_or(&[0.0, 0.0, 0.0]);
+            let nv = lod.normals.get(k * 3..k * 3 + 3).unwrap_or(&[0.0, 0.0, 0.0]);
             let dot = tv[0] * nv[0] + tv[1] * nv[1] + tv[2] * nv[2];
             worst_dot = worst_dot.max(dot.abs());
             signs_ok &= tv[3] == 1.0 || tv[3] == -1.0;
@@ -491,15 +398,11 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     }
     if let Some(u) = layout.elems.iter().find(|e| e.sem == Sem::Unexplained) {
         let (o, l) = (u.offset as usize, u.kind.len() as usize);
-        let zero = vdata
-            .chunks_exact(stride.max(1))
-            .all(|v| v.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
+        let zero =
+            vdata.chunks_exact(stride.max(1)).all(|v| v.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
         d.facts.push((
             "unexplained vertex bytes".into(),
-            format!(
-                "{l} at offset {o}{}",
-                if zero { ", zero in every vertex" } else { "" }
-            ),
+            format!("{l} at offset {o}{}", if zero { ", zero in every vertex" } else { "" }),
         ));
     }
     for c in &ply.chunks {
@@ -515,25 +418,12 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
         }
     }
 
-    d.facts.push((
-        "vertices".into(),
-        format!("{vcount} x {stride} bytes, flags 0x{vflags:x}"),
-    ));
+    d.facts.push(("vertices".into(), format!("{vcount} x {stride} bytes, flags 0x{vflags:x}")));
     d.facts.push(("vertex layout".into(), layout.describe()));
-    d.facts
-        .push(("indices".into(), format!("{icount} ({} bit)", iw * 8)));
-    d.facts.push((
-        "submeshes".into(),
-        subs.iter()
-            .map(|s| s.name.clone())
-            .collect::<Vec<_>>()
-            .join(", "),
-    ));
+    d.facts.push(("indices".into(), format!("{icount} ({} bit)", iw * 8)));
+    d.facts.push(("submeshes".into(), subs.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(", ")));
     if !skin.is_empty() {
-        d.facts.push((
-            "bones".into(),
-            skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", "),
-        ));
+        d.facts.push(("bones".into(), skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", ")));
     }
     d.mesh = Mesh { lods: vec![lod] };
     d.details = Details::GemPly(ply_keep(ply));

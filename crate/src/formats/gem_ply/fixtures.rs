@@ -26,11 +26,7 @@ pub struct Fixture {
 }
 
 fn el(type_usage: u8, usage_index: u8) -> Element {
-    Element {
-        type_usage,
-        usage_index,
-        stream: 0,
-    }
+    Element { type_usage, usage_index, stream: 0 }
 }
 
 fn small() -> (Vec<Vertex>, Vec<u32>) {
@@ -53,13 +49,7 @@ fn fitted(mut l: Layout, stride: u32, bump: bool) -> Layout {
 }
 
 fn mesh(fvf: u32, start: i32, count: i32, flags: u32) -> MeshChunk {
-    MeshChunk {
-        fvf,
-        face_start: start,
-        face_count: count,
-        flags,
-        ..Default::default()
-    }
+    MeshChunk { fvf, face_start: start, face_count: count, flags, ..Default::default() }
 }
 
 fn name(s: &str) -> Vec<u8> {
@@ -115,11 +105,7 @@ pub fn all() -> Vec<Fixture> {
     m0.textures = vec![name("b_diffuse.dds"), name("b_bump.dds")];
     let mut m1 = mesh(fvf, half, faces - half, 0x1100);
     m1.textures = vec![name("b2_diffuse.dds"), name("b2_bump.dds")];
-    let b = Builder::new(Magic::Eply)
-        .chunk(Chunk::Mesh(m0))
-        .chunk(Chunk::Mesh(m1))
-        .vert(&l, 48, 0x3, &v)
-        .indx(&i16);
+    let b = Builder::new(Magic::Eply).chunk(Chunk::Mesh(m0)).chunk(Chunk::Mesh(m1)).vert(&l, 48, 0x3, &v).indx(&i16);
     out.push(Fixture {
         bytes: b.build().unwrap_or_default(),
         tangents: true,
@@ -132,10 +118,7 @@ pub fn all() -> Vec<Fixture> {
     let s = l.size();
     let mut m = mesh(fvf, 0, faces, 0x1000);
     m.textures = vec![name("c0.dds"), name("c1.dds")];
-    let b = Builder::new(Magic::Eply)
-        .chunk(Chunk::Mesh(m))
-        .vert(&fitted(l, s, false), s as u16, 0x3, &v)
-        .indx(&i16);
+    let b = Builder::new(Magic::Eply).chunk(Chunk::Mesh(m)).vert(&fitted(l, s, false), s as u16, 0x3, &v).indx(&i16);
     out.push(Fixture {
         bytes: b.build().unwrap_or_default(),
         tangents: true,
@@ -143,10 +126,7 @@ pub fn all() -> Vec<Fixture> {
     });
 
     // MESH skinned, 3 bones (two f32 weights + indices) and 4 bones (three), two bone maps.
-    for (fx, fvf, nw) in [
-        ("mesh_skin3", 0x111a_u32, 2usize),
-        ("mesh_skin4", 0x111c, 3),
-    ] {
+    for (fx, fvf, nw) in [("mesh_skin3", 0x111a_u32, 2usize), ("mesh_skin4", 0x111c, 3)] {
         let l = Layout::from_fvf(fvf);
         let s = l.size();
         let mut m0 = mesh(fvf, 0, half, 0x410);
@@ -197,18 +177,11 @@ pub fn all() -> Vec<Fixture> {
             material: name(mat),
         })
     };
-    let adja: Vec<[u16; 3]> = (0..faces as u16)
-        .map(|f| [f.wrapping_add(1).min(faces as u16 - 1), 0xffff, f / 2])
-        .collect();
+    let adja: Vec<[u16; 3]> =
+        (0..faces as u16).map(|f| [f.wrapping_add(1).min(faces as u16 - 1), 0xffff, f / 2]).collect();
     let shdw: Vec<u8> = (0..faces).map(|f| (f % 3 != 0) as u8).collect();
     let b = Builder::new(Magic::Eply)
-        .chunk(sb(
-            0,
-            half,
-            0x401,
-            "e0.mtl",
-            vec![(0, u32::from_le_bytes(*b"WIND")), (6, 7)],
-        ))
+        .chunk(sb(0, half, 0x401, "e0.mtl", vec![(0, u32::from_le_bytes(*b"WIND")), (6, 7)]))
         .chunk(sb(half, faces - half, 0x440, "e1.mtl", vec![]))
         .vert(&fitted(l, s, false), s as u16, 0x1, &v)
         .indx(&i16)
@@ -229,14 +202,7 @@ pub fn all() -> Vec<Fixture> {
     let l = Layout::from_gem3(vf);
     let s = l.size();
     let vmid = i.iter().take(half as usize * 3).copied().max().unwrap_or(0) as u16 + 1;
-    let sub = |fs: i32,
-               fc: i32,
-               vs: u16,
-               vc: u16,
-               flags: u16,
-               mat: &str,
-               bm: Option<Vec<u8>>,
-               vf: u16| {
+    let sub = |fs: i32, fc: i32, vs: u16, vc: u16, flags: u16, mat: &str, bm: Option<Vec<u8>>, vf: u16| {
         Chunk::Subm(SubmGem3 {
             vertex_format: vf,
             face_start: fs as u16,
@@ -285,9 +251,7 @@ pub fn all() -> Vec<Fixture> {
     // BPLY landscape: AS2 SUBM with a tag, BAS2, InfG, IND4, ADJA, SHDW, MARK, doubled colors.
     let elements = vec![el(0x02, 0), el(0x12, 0), el(0x26, 0), el(0x31, 0)];
     let (l, _) = Layout::from_elements(&elements, Confidence::Observed, "");
-    let grid: Vec<u16> = (0..faces as u16)
-        .map(|f| (f % 2) | if f % 5 == 0 { 0x8000 } else { 0 })
-        .collect();
+    let grid: Vec<u16> = (0..faces as u16).map(|f| (f % 2) | if f % 5 == 0 { 0x8000 } else { 0 }).collect();
     let b = Builder::new(Magic::Bply)
         .bnds(&v)
         .chunk(Chunk::SubmAs2(SubmAs2 {
@@ -303,16 +267,10 @@ pub fn all() -> Vec<Fixture> {
             polygons: [[0.0, 0.0], [100.0, 0.0], [0.0, 100.0]],
             texture: [[0.5, 0.5], [0.01, 0.0], [0.0, 0.01]],
         })
-        .chunk(Chunk::InfG {
-            start: [-2, -3],
-            end: [4, 5],
-            faces: grid,
-        })
+        .chunk(Chunk::InfG { start: [-2, -3], end: [4, 5], faces: grid })
         .vert(&fitted(l, 44, false), 44, 0x0, &v)
         .ind4(&i)
-        .chunk(Chunk::Adja(
-            (0..faces as u16).map(|f| [0xffff, f, 0xffff]).collect(),
-        ))
+        .chunk(Chunk::Adja((0..faces as u16).map(|f| [0xffff, f, 0xffff]).collect()))
         .chunk(Chunk::Shdw(vec![1; faces as usize]))
         .chunk(Chunk::Mark(Vec::new()));
     out.push(Fixture {

@@ -12,10 +12,7 @@ pub fn uint(b: &[u8]) -> String {
 }
 
 pub fn f32s(b: &[u8]) -> String {
-    let v: Vec<f32> = b
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let v: Vec<f32> = b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     show_floats(&v)
 }
 
@@ -24,10 +21,7 @@ pub fn u8s(b: &[u8]) -> String {
 }
 
 pub fn i16s(b: &[u8]) -> String {
-    let v: Vec<i16> = b
-        .chunks_exact(2)
-        .map(|c| i16::from_le_bytes([c[0], c[1]]))
-        .collect();
+    let v: Vec<i16> = b.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
     format!("{v:?}")
 }
 
@@ -50,10 +44,7 @@ pub fn half(h: u16) -> f32 {
 }
 
 pub fn halfs(b: &[u8]) -> String {
-    let v: Vec<f32> = b
-        .chunks_exact(2)
-        .map(|c| half(u16::from_le_bytes([c[0], c[1]])))
-        .collect();
+    let v: Vec<f32> = b.chunks_exact(2).map(|c| half(u16::from_le_bytes([c[0], c[1]]))).collect();
     show_floats(&v)
 }
 
@@ -108,10 +99,7 @@ pub fn grid_face(b: &[u8]) -> String {
 
 /// Weights stored as floats: the implicit last weight is 1 minus their sum.
 pub fn weights_f32(b: &[u8]) -> String {
-    let v: Vec<f32> = b
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let v: Vec<f32> = b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     let last = 1.0 - v.iter().sum::<f32>();
     format!("{} (last {last})", show_floats(&v))
 }

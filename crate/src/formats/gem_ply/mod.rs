@@ -236,10 +236,7 @@ pub struct Ply {
 
 impl Default for Ply {
     fn default() -> Self {
-        Ply {
-            magic: Magic::Eply,
-            chunks: Vec::new(),
-        }
+        Ply { magic: Magic::Eply, chunks: Vec::new() }
     }
 }
 
@@ -251,12 +248,7 @@ impl Ply {
     /// The first `VERT`: (count, size, flags, data); `file` is the decoded file.
     pub fn vert<'a>(&'a self, file: &'a [u8]) -> Option<(u32, u16, u16, &'a [u8])> {
         self.chunks.iter().find_map(|c| match c {
-            Chunk::Vert {
-                count,
-                size,
-                flags,
-                data,
-            } => Some((*count, *size, *flags, data.get(file).unwrap_or(&[]))),
+            Chunk::Vert { count, size, flags, data } => Some((*count, *size, *flags, data.get(file).unwrap_or(&[]))),
             _ => None,
         })
     }
@@ -350,8 +342,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
     match Magic::from_fourcc(&magic) {
         Some(m) => p.ply.magic = m,
         None => {
-            p.errors
-                .push(Error::bad_value(0, "magic", "not EPLY, BPLY or PM01"));
+            p.errors.push(Error::bad_value(0, "magic", "not EPLY, BPLY or PM01"));
             p.stopped = true;
             return p;
         }
@@ -373,9 +364,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             p.errors.push(Error::bad_value(
                 at,
                 format!("chunk[{n}].id"),
-                format!(
-                    "unknown chunk id \"{shown}\": a chunk stores no size, so decoding stops here"
-                ),
+                format!("unknown chunk id \"{shown}\": a chunk stores no size, so decoding stops here"),
             ));
             p.stopped = true;
             break;
@@ -391,11 +380,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             }
         };
         let repeated = matches!(id, "MESH" | "SBM1" | "SUBM");
-        let path = if repeated || k > 0 {
-            format!("{id}[{k}]")
-        } else {
-            id.to_string()
-        };
+        let path = if repeated || k > 0 { format!("{id}[{k}]") } else { id.to_string() };
         match chunks::read_chunk(&mut p, &mut r, id, &path) {
             Ok(c) => {
                 // A chunk is a record from its id to its last byte (annotations anchor on it).
@@ -426,8 +411,7 @@ fn decode_with(bytes: &[u8], mesh: bool) -> Decode {
     let p = parse(bytes);
     let mut d = extract::finish(p, bytes, mesh);
     if let Details::GemPly(ref ply) = d.details {
-        d.facts
-            .insert(0, ("chunks".into(), ply.chunk_ids().join(" ")));
+        d.facts.insert(0, ("chunks".into(), ply.chunk_ids().join(" ")));
         d.facts.insert(0, ("magic".into(), ply.magic.name().into()));
     }
     d

@@ -47,11 +47,7 @@ pub fn vertex_format_names(v: u16) -> String {
         (0x100, "tangent"),
         (0x800, "wind"),
     ];
-    let mut parts: Vec<String> = NAMES
-        .iter()
-        .filter(|(b, _)| v & b != 0)
-        .map(|(_, n)| n.to_string())
-        .collect();
+    let mut parts: Vec<String> = NAMES.iter().filter(|(b, _)| v & b != 0).map(|(_, n)| n.to_string()).collect();
     match v & 0x600 {
         0x200 => parts.push("skin 2 bones".into()),
         0x400 => parts.push("skin 3 bones".into()),
@@ -89,10 +85,7 @@ pub fn fvf_names(v: u32) -> String {
     }
     let tex = (v >> 8) & 0xf;
     if tex > 0 {
-        parts.push(format!(
-            "{tex} texcoord set{}",
-            if tex > 1 { "s" } else { "" }
-        ));
+        parts.push(format!("{tex} texcoord set{}", if tex > 1 { "s" } else { "" }));
     }
     if v & 0x1000 != 0 {
         parts.push("last blend value is u8[4] indices".into());
@@ -114,28 +107,14 @@ pub fn fvf_names(v: u32) -> String {
     }
 }
 
-pub const TYPE_NAMES: [&str; 9] = [
-    "FLOAT1", "FLOAT2", "FLOAT3", "FLOAT4", "SHORT2", "BYTE4", "COLOR", "HALF4", "BYTE4N",
-];
-pub const USAGE_NAMES: [&str; 7] = [
-    "POSITION",
-    "NORMAL",
-    "COLOR",
-    "TEXCOORD",
-    "BLEND WEIGHT",
-    "BLEND INDICES",
-    "TANGENT",
-];
+pub const TYPE_NAMES: [&str; 9] =
+    ["FLOAT1", "FLOAT2", "FLOAT3", "FLOAT4", "SHORT2", "BYTE4", "COLOR", "HALF4", "BYTE4N"];
+pub const USAGE_NAMES: [&str; 7] =
+    ["POSITION", "NORMAL", "COLOR", "TEXCOORD", "BLEND WEIGHT", "BLEND INDICES", "TANGENT"];
 
 pub fn type_usage_name(v: u8) -> String {
-    let t = TYPE_NAMES
-        .get((v & 0xf) as usize)
-        .copied()
-        .unwrap_or("type?");
-    let u = USAGE_NAMES
-        .get((v >> 4) as usize)
-        .copied()
-        .unwrap_or("usage?");
+    let t = TYPE_NAMES.get((v & 0xf) as usize).copied().unwrap_or("type?");
+    let u = USAGE_NAMES.get((v >> 4) as usize).copied().unwrap_or("usage?");
     format!("0x{v:02x} ({t} {u})")
 }
 
@@ -188,8 +167,7 @@ pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk
             &["diffuse"]
         };
         for n in names {
-            m.textures
-                .push(name(f, r, &format!("{path}.{n}"), P, VENDOR)?);
+            m.textures.push(name(f, r, &format!("{path}.{n}"), P, VENDOR)?);
         }
     }
     if m.flags & 0x10 != 0 {
@@ -248,16 +226,10 @@ fn elements_and_tags(
     {
         let usage_index = f.read(r, format!("{ep}.usage_index"), conf, note)?;
         let stream = f.read(r, format!("{ep}.stream_index"), conf, note)?;
-        elements.push(Element {
-            type_usage: tu,
-            usage_index,
-            stream,
-        });
+        elements.push(Element { type_usage: tu, usage_index, stream });
     }
     let mut tags = Vec::new();
-    while let Some((tp, ti)) =
-        list_lead(f, r, path, "tags", tags.len(), "tag_index", |t| t.to_string(), conf, note)?
-    {
+    while let Some((tp, ti)) = list_lead(f, r, path, "tags", tags.len(), "tag_index", |t| t.to_string(), conf, note)? {
         let at = r.offset();
         let id: u32 = r.u32().map_err(|e| e.at_path(&format!("{tp}.tag_chunk")))?;
         let shown = format!("0x{id:08x} (\"{}\")", show_text(&id.to_le_bytes()));
@@ -273,14 +245,7 @@ pub fn read_sbm1(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Sbm1> {
     let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
     let flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
-    Ok(Sbm1 {
-        elements,
-        tags,
-        face_start,
-        face_count,
-        flags,
-        material,
-    })
+    Ok(Sbm1 { elements, tags, face_start, face_count, flags, material })
 }
 
 pub fn read_subm_gem3(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmGem3> {
@@ -302,8 +267,7 @@ pub fn read_subm_gem3(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Subm
     Ok(s)
 }
 
-const AS2_LISTS: &str =
-    "observed: map_4v4_long.ply stores 3-byte elements (type_usage, usage_index, \
+const AS2_LISTS: &str = "observed: map_4v4_long.ply stores 3-byte elements (type_usage, usage_index, \
 stream) ended by 0xFF and then an empty 0xFF-ended tag list, as SBM1 does; the vendor description \
 says one type_usage byte per element and no tags";
 
@@ -317,13 +281,5 @@ vertex count here (vertex start and count?)";
     let u1 = f.read(r, format!("{path}.unknown[1]"), Confidence::Unknown, note)?;
     let flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
-    Ok(SubmAs2 {
-        elements,
-        tags,
-        face_start,
-        face_count,
-        unknown: [u0, u1],
-        flags,
-        material,
-    })
+    Ok(SubmAs2 { elements, tags, face_start, face_count, unknown: [u0, u1], flags, material })
 }

@@ -54,12 +54,10 @@ pub(super) fn subs_of(p: &Parsed) -> Vec<Sub> {
     let mut places = p.places.subs.iter();
     for c in &p.ply.chunks {
         let (path, at) = match c {
-            Chunk::Mesh(_) | Chunk::Sbm1(_) | Chunk::Subm(_) | Chunk::SubmAs2(_) => {
-                match places.next() {
-                    Some(pl) => (pl.path.clone(), pl.face_count_at),
-                    None => continue,
-                }
-            }
+            Chunk::Mesh(_) | Chunk::Sbm1(_) | Chunk::Subm(_) | Chunk::SubmAs2(_) => match places.next() {
+                Some(pl) => (pl.path.clone(), pl.face_count_at),
+                None => continue,
+            },
             _ => continue,
         };
         let s = match c {

@@ -60,9 +60,7 @@ impl Kind {
     fn format(self, sem: Sem) -> fn(&[u8]) -> String {
         match (self, sem) {
             (Kind::F32(n), Sem::Weights) if n < 4 => fmt::weights_f32,
-            (Kind::Unorm8(n), Sem::Weights) | (Kind::U8(n), Sem::Weights) if n < 4 => {
-                fmt::weights_u8
-            }
+            (Kind::Unorm8(n), Sem::Weights) | (Kind::U8(n), Sem::Weights) if n < 4 => fmt::weights_u8,
             (Kind::F32(_), _) => fmt::f32s,
             (Kind::U8(_), _) => fmt::u8s,
             (Kind::Unorm8(_), _) => fmt::unorm8,
@@ -143,22 +141,12 @@ pub const TANGENT_TAIL: &str = "observed: the 16 bytes bump-mapped vertices carr
 impl Layout {
     /// Bytes the fields take: they are laid out back to back, so the last one ends it.
     pub fn size(&self) -> u32 {
-        self.elems
-            .last()
-            .map(|e| e.offset.saturating_add(e.kind.len()))
-            .unwrap_or(0)
+        self.elems.last().map(|e| e.offset.saturating_add(e.kind.len())).unwrap_or(0)
     }
 
     fn push(&mut self, name: &str, kind: Kind, sem: Sem, confidence: Confidence, note: &str) {
         let offset = self.size();
-        self.elems.push(VElem {
-            name: name.into(),
-            offset,
-            kind,
-            sem,
-            confidence,
-            note: note.into(),
-        });
+        self.elems.push(VElem { name: name.into(), offset, kind, sem, confidence, note: note.into() });
         self.format_size = self.size();
     }
 
@@ -170,17 +158,10 @@ impl Layout {
     pub fn from_fvf(fvf: u32) -> Layout {
         let mut l = Layout::default();
         let pos = fvf & 0xe;
-        let order =
-            "vendor description gives the type; its place in the vertex is observed in the samples";
+        let order = "vendor description gives the type; its place in the vertex is observed in the samples";
         match pos {
             0 => {}
-            0x4 => l.push(
-                "position",
-                Kind::F32(4),
-                Sem::Position,
-                I,
-                "Direct3D XYZRHW: no sample",
-            ),
+            0x4 => l.push("position", Kind::F32(4), Sem::Position, I, "Direct3D XYZRHW: no sample"),
             _ => l.push("position", Kind::F32(3), Sem::Position, P, VENDOR),
         }
         if pos >= 0x6 {
@@ -189,12 +170,18 @@ impl Layout {
             let weights = if ubyte4 { betas - 1 } else { betas };
             let seen = pos == 0x8 && ubyte4;
             let (c, note) = if seen {
-                (O, "observed in gun2.ply (fvf 0x1118): one f32 weight (the second is 1 minus it), then \
+                (
+                    O,
+                    "observed in gun2.ply (fvf 0x1118): one f32 weight (the second is 1 minus it), then \
 u8[4] bone indices, 8 bytes after the position; the vendor description says blend_weight uint8[2] + \
-blend_indices uint8[4] for 0x008")
+blend_indices uint8[4] for 0x008",
+                )
             } else {
-                (I, "Direct3D FVF blend values as gun2.ply stores them (f32 weights, the last value u8[4] \
-indices with fvf 0x1000); the vendor description says uint8 weights; no sample shows this count")
+                (
+                    I,
+                    "Direct3D FVF blend values as gun2.ply stores them (f32 weights, the last value u8[4] \
+indices with fvf 0x1000); the vendor description says uint8 weights; no sample shows this count",
+                )
             };
             if weights > 0 {
                 l.push("blend_weight", Kind::F32(weights), Sem::Weights, c, note);
@@ -220,7 +207,13 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
             l.push("diffuse_color", Kind::Color, Sem::Color(0), O, "vendor description: uint8[4]; after the normal in enumerator1.ply; RGBA as the description names colors");
         }
         if fvf & 0x80 != 0 {
-            l.push("specular_color", Kind::Color, Sem::Color(1), I, "vendor description: uint8[4]; place assumed after the diffuse color (Direct3D order), no sample");
+            l.push(
+                "specular_color",
+                Kind::Color,
+                Sem::Color(1),
+                I,
+                "vendor description: uint8[4]; place assumed after the diffuse color (Direct3D order), no sample",
+            );
         }
         for k in 0..((fvf >> 8) & 0xf) as u8 {
             let (c, note) = if k == 0 {
@@ -238,22 +231,13 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
 
     /// `SBM1` / AS2 `SUBM` vertex elements, in list order. Returns an error message for an
     /// element type the description does not list (the layout stops there).
-    pub fn from_elements(
-        elements: &[Element],
-        conf: Confidence,
-        note: &str,
-    ) -> (Layout, Option<String>) {
+    pub fn from_elements(elements: &[Element], conf: Confidence, note: &str) -> (Layout, Option<String>) {
         let mut l = Layout::default();
         let mut names = std::collections::HashSet::new();
         for (i, e) in elements.iter().enumerate() {
             // A vertex is at most 65535 bytes (u16 vertex_size): fields past that never fit.
             if l.size() > u16::MAX as u32 {
-                return (
-                    l,
-                    Some(format!(
-                        "the vertex elements run past 65535 bytes at element {i}"
-                    )),
-                );
+                return (l, Some(format!("the vertex elements run past 65535 bytes at element {i}")));
             }
             let kind = match e.type_usage & 0xf {
                 0 => Kind::F32(1),
@@ -265,7 +249,12 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 6 => Kind::Color,
                 7 => Kind::Half4,
                 8 => Kind::Unorm8(4),
-                t => return (l, Some(format!("vertex element {i} has type {t}, not one of the nine the description lists"))),
+                t => {
+                    return (
+                        l,
+                        Some(format!("vertex element {i} has type {t}, not one of the nine the description lists")),
+                    )
+                }
             };
             let ui = e.usage_index;
             let (sem, base) = match e.type_usage >> 4 {
@@ -288,20 +277,11 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 name = format!("{name}_{i}");
                 names.insert(name.clone());
             }
-            let t = TYPE_NAMES
-                .get((e.type_usage & 0xf) as usize)
-                .copied()
-                .unwrap_or("?");
-            let u = USAGE_NAMES
-                .get((e.type_usage >> 4) as usize)
-                .copied()
-                .unwrap_or("?");
+            let t = TYPE_NAMES.get((e.type_usage & 0xf) as usize).copied().unwrap_or("?");
+            let u = USAGE_NAMES.get((e.type_usage >> 4) as usize).copied().unwrap_or("?");
             let mut n = format!("{note}; element {i}: {t} {u}");
             if e.stream != 0 {
-                n.push_str(&format!(
-                    ", stream {} (one VERT: read in list order)",
-                    e.stream
-                ));
+                n.push_str(&format!(", stream {} (one VERT: read in list order)", e.stream));
             }
             l.push(&name, kind, sem, conf, &n);
         }
@@ -352,9 +332,7 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
         let mut problem = None;
         if size > stride {
             self.elems.retain(|e| e.offset + e.kind.len() <= stride);
-            problem = Some(format!(
-                "the submesh format needs {size} bytes per vertex, vertex_size is {stride}"
-            ));
+            problem = Some(format!("the submesh format needs {size} bytes per vertex, vertex_size is {stride}"));
         }
         let mut at = self.size();
         if bump && !self.has(Sem::Tangent) && stride - at >= 16 {
@@ -375,8 +353,7 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 kind: Kind::Raw(stride - at),
                 sem: Sem::Unexplained,
                 confidence: Confidence::Unknown,
-                note: "bytes of the vertex (vertex_size) that the submesh format does not explain"
-                    .into(),
+                note: "bytes of the vertex (vertex_size) that the submesh format does not explain".into(),
             });
         }
         problem
@@ -406,11 +383,7 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
 
     /// Field names in order, for the summary.
     pub fn describe(&self) -> String {
-        let parts: Vec<String> = self
-            .elems
-            .iter()
-            .map(|e| format!("{} {}", e.name, e.kind.ty()))
-            .collect();
+        let parts: Vec<String> = self.elems.iter().map(|e| format!("{} {}", e.name, e.kind.ty())).collect();
         parts.join(", ")
     }
 }
@@ -420,10 +393,7 @@ mod tests {
     use super::*;
 
     fn shape(l: &Layout) -> Vec<(&str, u32, u32)> {
-        l.elems
-            .iter()
-            .map(|e| (e.name.as_str(), e.offset, e.kind.len()))
-            .collect()
+        l.elems.iter().map(|e| (e.name.as_str(), e.offset, e.kind.len())).collect()
     }
 
     #[test]
@@ -447,10 +417,7 @@ mod tests {
         assert_eq!(shape(&l)[2], ("diffuse_color", 24, 4));
         assert_eq!(l.size(), 36);
         // 4 bones: three f32 weights before the indices.
-        assert_eq!(
-            shape(&Layout::from_fvf(0x100c))[1],
-            ("blend_weight", 12, 12)
-        );
+        assert_eq!(shape(&Layout::from_fvf(0x100c))[1], ("blend_weight", 12, 12));
     }
 
     #[test]
@@ -466,20 +433,9 @@ mod tests {
 
     #[test]
     fn element_lists_name_each_field_once() {
-        let e = |t| Element {
-            type_usage: t,
-            usage_index: 0,
-            stream: 0,
-        };
-        let (l, err) = Layout::from_elements(
-            &[e(0x02), e(0x02), e(0x37), e(0x09)],
-            Confidence::Proven,
-            "",
-        );
+        let e = |t| Element { type_usage: t, usage_index: 0, stream: 0 };
+        let (l, err) = Layout::from_elements(&[e(0x02), e(0x02), e(0x37), e(0x09)], Confidence::Proven, "");
         assert!(err.unwrap().contains("type 9"));
-        assert_eq!(
-            shape(&l),
-            [("position", 0, 12), ("position_1", 12, 12), ("uv0", 24, 8)]
-        );
+        assert_eq!(shape(&l), [("position", 0, 12), ("position_1", 12, 12), ("uv0", 24, 8)]);
     }
 }

@@ -27,27 +27,20 @@ impl W {
         }
     }
     fn name(&mut self, n: &[u8], what: &str) -> Result<()> {
-        let len = u8::try_from(n.len()).map_err(|_| {
-            Error::limit(self.0.len() as u64, what, "a name holds at most 255 bytes")
-        })?;
+        let len = u8::try_from(n.len())
+            .map_err(|_| Error::limit(self.0.len() as u64, what, "a name holds at most 255 bytes"))?;
         self.u8(len);
         self.b(n);
         Ok(())
     }
     fn count(&mut self, n: usize, what: &str) -> Result<()> {
-        let v = i32::try_from(n)
-            .map_err(|_| Error::limit(self.0.len() as u64, what, "count does not fit an int32"))?;
+        let v = i32::try_from(n).map_err(|_| Error::limit(self.0.len() as u64, what, "count does not fit an int32"))?;
         self.i32(v);
         Ok(())
     }
     fn bone_map(&mut self, m: &[u8], what: &str) -> Result<()> {
-        let n = u8::try_from(m.len()).map_err(|_| {
-            Error::limit(
-                self.0.len() as u64,
-                what,
-                "a bone map holds at most 255 entries",
-            )
-        })?;
+        let n = u8::try_from(m.len())
+            .map_err(|_| Error::limit(self.0.len() as u64, what, "a bone map holds at most 255 entries"))?;
         self.u8(n);
         self.b(m);
         Ok(())
@@ -94,13 +87,8 @@ pub fn write(ply: &Ply) -> Result<Vec<u8>> {
 pub fn write_with(ply: &Ply, file: &[u8]) -> Result<Vec<u8>> {
     let mut w = W(Vec::with_capacity(file.len()));
     fn buf<'a>(b: &'a super::Buf, file: &'a [u8], at: usize, what: &str) -> Result<&'a [u8]> {
-        b.get(file).ok_or_else(|| {
-            Error::bad_value(
-                at as u64,
-                what,
-                "the buffer is a range of a file that was not given",
-            )
-        })
+        b.get(file)
+            .ok_or_else(|| Error::bad_value(at as u64, what, "the buffer is a range of a file that was not given"))
     }
     w.b(ply.magic.fourcc());
     for c in &ply.chunks {
@@ -112,18 +100,9 @@ pub fn write_with(ply: &Ply, file: &[u8]) -> Result<Vec<u8>> {
                 let d = buf(data, file, w.0.len(), "indices")?;
                 w.b(d);
             }
-            Chunk::Vert {
-                count,
-                size,
-                flags,
-                data,
-            } => {
+            Chunk::Vert { count, size, flags, data } => {
                 if *count as u64 * *size as u64 != data.len() as u64 {
-                    return Err(Error::bad_value(
-                        w.0.len() as u64,
-                        "VERT.vertices",
-                        "data is not count x size bytes",
-                    ));
+                    return Err(Error::bad_value(w.0.len() as u64, "VERT.vertices", "data is not count x size bytes"));
                 }
                 w.u32(*count);
                 w.u16(*size);
@@ -180,14 +159,7 @@ pub fn write_with(ply: &Ply, file: &[u8]) -> Result<Vec<u8>> {
                 w.name(&s.material, "SBM1.material_name")?;
             }
             Chunk::Subm(s) => {
-                for v in [
-                    s.vertex_format,
-                    s.face_start,
-                    s.face_count,
-                    s.vertex_start,
-                    s.vertex_count,
-                    s.flags,
-                ] {
+                for v in [s.vertex_format, s.face_start, s.face_count, s.vertex_start, s.vertex_count, s.flags] {
                     w.u16(v);
                 }
                 if let Some(b) = &s.bone_map {

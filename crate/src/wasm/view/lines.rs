@@ -121,7 +121,13 @@ impl Lines {
 /// The twelve edges of a box, appended as segment end points; with `dashes` > 0 each edge is drawn as that many dashes (half
 /// its length drawn), so a measured box stays visible where a stored one lies on it.
 pub fn push_box_dashed(out: &mut Vec<f32>, min: [f32; 3], max: [f32; 3], dashes: u32) {
-    let c = |i: usize| [if i & 1 == 0 { min[0] } else { max[0] }, if i & 2 == 0 { min[1] } else { max[1] }, if i & 4 == 0 { min[2] } else { max[2] }];
+    let c = |i: usize| {
+        [
+            if i & 1 == 0 { min[0] } else { max[0] },
+            if i & 2 == 0 { min[1] } else { max[1] },
+            if i & 4 == 0 { min[2] } else { max[2] },
+        ]
+    };
     for (a, b) in [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)] {
         let (p, q) = (c(a), c(b));
         if dashes == 0 {

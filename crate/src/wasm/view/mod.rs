@@ -11,8 +11,8 @@ use lines::{LineProgram, Lines};
 use orbit::Orbit;
 use scene::Geometry;
 use std::sync::Arc;
-use three_d::*;
 use three_d::Geometry as _;
+use three_d::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext};
@@ -82,7 +82,14 @@ impl Viewer {
 
     /// One LOD's arrays (flat, as `docs.mesh` gives them); frames the camera on it. Missing or
     /// short normals are computed from the faces; missing UVs are zeros.
-    pub fn set_geometry(&mut self, positions: Vec<f32>, normals: Vec<f32>, tangents: Vec<f32>, uvs: Vec<f32>, indices: Vec<u32>) {
+    pub fn set_geometry(
+        &mut self,
+        positions: Vec<f32>,
+        normals: Vec<f32>,
+        tangents: Vec<f32>,
+        uvs: Vec<f32>,
+        indices: Vec<u32>,
+    ) {
         self.clear();
         let g = Geometry::new(positions, normals, tangents, uvs, indices);
         if let Some((min, max)) = g.bounds {
@@ -93,7 +100,13 @@ impl Viewer {
 
     /// Sections as parallel arrays: index start and count, flags (1 mirrored, 2 two-sided) and
     /// an r, g, b color each. Builds one GPU mesh per section.
-    pub fn set_sections(&mut self, starts: Vec<u32>, counts: Vec<u32>, flags: Vec<u8>, colors: Vec<f32>) -> Result<(), JsError> {
+    pub fn set_sections(
+        &mut self,
+        starts: Vec<u32>,
+        counts: Vec<u32>,
+        flags: Vec<u8>,
+        colors: Vec<f32>,
+    ) -> Result<(), JsError> {
         let Some(g) = &mut self.geo else { return Ok(()) };
         g.set_sections(&starts, &counts, &flags, &colors);
         self.rebuild_parts()
@@ -156,7 +169,11 @@ impl Viewer {
         for x in boxes.chunks_exact(6) {
             lines::push_box_dashed(&mut pts, [x[0], x[1], x[2]], [x[3], x[4], x[5]], dashes);
         }
-        let name = match kind { 0 => "bone boxes", 1 => "stored boxes", _ => "stored bone boxes" };
+        let name = match kind {
+            0 => "bone boxes",
+            1 => "stored boxes",
+            _ => "stored bone boxes",
+        };
         self.replace_set(name, &pts, [r, g, b], false)
     }
 
@@ -214,7 +231,12 @@ impl Viewer {
         let eye = self.orbit.eye();
         let cull = if self.options & CULL != 0 { Cull::Back } else { Cull::None };
         let checker = self.options & CHECKER != 0;
-        let surface = |p: &scene::Part| material::Surface { eye, checker, cull: if p.two_sided { Cull::None } else { cull }, overlay: false };
+        let surface = |p: &scene::Part| material::Surface {
+            eye,
+            checker,
+            cull: if p.two_sided { Cull::None } else { cull },
+            overlay: false,
+        };
         let over = material::Surface { eye, checker: false, cull: Cull::None, overlay: true };
         let screen = RenderTarget::screen(&self.ctx, self.width, self.height);
         screen.clear(ClearState::color_and_depth(0.93, 0.93, 0.91, 1.0, 1.0));
@@ -229,8 +251,13 @@ impl Viewer {
                 }
                 // Stored boxes first: measured ones lying on them are dashed and drawn over them.
                 let stored = |n: &str| n.starts_with("stored");
-                let sets: Vec<&Lines> = self.sets.iter().filter(|(n, _)| stored(n))
-                    .chain(self.sets.iter().filter(|(n, _)| !stored(n))).map(|(_, l)| l).collect();
+                let sets: Vec<&Lines> = self
+                    .sets
+                    .iter()
+                    .filter(|(n, _)| stored(n))
+                    .chain(self.sets.iter().filter(|(n, _)| !stored(n)))
+                    .map(|(_, l)| l)
+                    .collect();
                 self.lines.draw(&self.ctx, vp, &sets);
                 Ok(())
             })

@@ -29,7 +29,11 @@ impl Orbit {
     }
 
     pub fn up(&self) -> Vec3 {
-        if self.z_up { vec3(0.0, 0.0, 1.0) } else { vec3(0.0, 1.0, 0.0) }
+        if self.z_up {
+            vec3(0.0, 0.0, 1.0)
+        } else {
+            vec3(0.0, 1.0, 0.0)
+        }
     }
 
     /// The eye position: yaw about the up axis, pitch towards it.

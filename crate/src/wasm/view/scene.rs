@@ -43,7 +43,8 @@ fn finite(v: Vec3) -> bool {
 impl Geometry {
     pub fn new(positions: Vec<f32>, normals: Vec<f32>, tangents: Vec<f32>, uvs: Vec<f32>, indices: Vec<u32>) -> Self {
         let n = positions.len() / 3;
-        let finite_pos: Vec<f32> = positions.chunks_exact(3).filter(|p| p.iter().all(|x| x.is_finite())).flatten().copied().collect();
+        let finite_pos: Vec<f32> =
+            positions.chunks_exact(3).filter(|p| p.iter().all(|x| x.is_finite())).flatten().copied().collect();
         let mut g = Geometry {
             bounds: crate::mesh::bounds_of(&finite_pos),
             normals: if normals.len() == n * 3 { normals } else { Vec::new() },
@@ -57,7 +58,8 @@ impl Geometry {
         if g.normals.is_empty() {
             g.normals = g.face_normals();
         }
-        g.sections = vec![Sec { start: 0, count: g.indices.len(), mirrored: false, two_sided: false, color: [0.7, 0.72, 0.75] }];
+        g.sections =
+            vec![Sec { start: 0, count: g.indices.len(), mirrored: false, two_sided: false, color: [0.7, 0.72, 0.75] }];
         g
     }
 
@@ -103,7 +105,12 @@ impl Geometry {
 
     /// A three-d mesh of the given triangles with only the vertices they use; `color` per
     /// vertex comes from the vertex colors when set, else `fallback`.
-    fn sub_mesh(&self, tris: impl Iterator<Item = [u32; 3]>, fallback: [f32; 3], use_vertex_colors: bool) -> Option<CpuMesh> {
+    fn sub_mesh(
+        &self,
+        tris: impl Iterator<Item = [u32; 3]>,
+        fallback: [f32; 3],
+        use_vertex_colors: bool,
+    ) -> Option<CpuMesh> {
         // Old index -> new index; u32::MAX is "not used yet". A flat table, not a hash map:
         // a million-vertex LOD is remapped in one pass.
         let mut map = vec![u32::MAX; self.vertex_count()];
@@ -119,7 +126,10 @@ impl Geometry {
                     pos.push(if finite(p) { p } else { vec3(0.0, 0.0, 0.0) });
                     let n = v3(&self.normals, i);
                     nor.push(if finite(n) && n.magnitude2() > 1e-20 { n.normalize() } else { vec3(0.0, 0.0, 1.0) });
-                    uv.push(vec2(self.uvs.get(i * 2).copied().unwrap_or(0.0), self.uvs.get(i * 2 + 1).copied().unwrap_or(0.0)));
+                    uv.push(vec2(
+                        self.uvs.get(i * 2).copied().unwrap_or(0.0),
+                        self.uvs.get(i * 2 + 1).copied().unwrap_or(0.0),
+                    ));
                     let c = match (&self.vertex_colors, use_vertex_colors) {
                         (Some(vc), true) => [vc[i * 3], vc[i * 3 + 1], vc[i * 3 + 2]],
                         _ => fallback,
@@ -149,7 +159,8 @@ impl Geometry {
         self.sections
             .iter()
             .map(|s| {
-                let tris = self.valid_triangles(s.start, s.count).map(|t| if s.mirrored { [t[0], t[2], t[1]] } else { t });
+                let tris =
+                    self.valid_triangles(s.start, s.count).map(|t| if s.mirrored { [t[0], t[2], t[1]] } else { t });
                 let m = self.sub_mesh(tris, s.color, true).unwrap_or_else(|| CpuMesh {
                     positions: Positions::F32(vec![vec3(0.0, 0.0, 0.0); 3]),
                     normals: Some(vec![vec3(0.0, 0.0, 1.0); 3]),
@@ -177,7 +188,14 @@ impl Geometry {
         for &v in vertices.iter().filter(|&&v| (v as usize) < self.vertex_count()) {
             let p = v3(&self.positions, v as usize);
             for axis in [vec3(size, 0.0, 0.0), vec3(0.0, size, 0.0), vec3(0.0, 0.0, size)] {
-                out.extend_from_slice(&[p.x - axis.x, p.y - axis.y, p.z - axis.z, p.x + axis.x, p.y + axis.y, p.z + axis.z]);
+                out.extend_from_slice(&[
+                    p.x - axis.x,
+                    p.y - axis.y,
+                    p.z - axis.z,
+                    p.x + axis.x,
+                    p.y + axis.y,
+                    p.z + axis.z,
+                ]);
             }
         }
         out
@@ -234,7 +252,13 @@ impl Geometry {
                 continue;
             }
             let first = s.start.min(self.indices.len()) / 3;
-            for (j, t) in self.indices.get(s.start.min(self.indices.len())..s.start.saturating_add(s.count).min(self.indices.len())).unwrap_or(&[]).chunks_exact(3).enumerate() {
+            for (j, t) in self
+                .indices
+                .get(s.start.min(self.indices.len())..s.start.saturating_add(s.count).min(self.indices.len()))
+                .unwrap_or(&[])
+                .chunks_exact(3)
+                .enumerate()
+            {
                 if t.iter().any(|&i| i as usize >= self.vertex_count()) {
                     continue;
                 }
