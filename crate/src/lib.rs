@@ -2,6 +2,7 @@
 //! how sure we are. The core is plain Rust; `wasm` is the only module that knows about JS.
 
 pub mod census;
+pub mod diff;
 pub mod document;
 pub mod error;
 pub mod export;

@@ -1,6 +1,7 @@
 //! `meshscope`: the decoders on the command line. JSON Lines out, one object per file.
 
 mod census;
+mod diff;
 mod frostbite;
 mod gem_ply;
 
@@ -17,7 +18,8 @@ const USAGE: &str = "usage:
   meshscope spans FILE [--from A] [--to B]
   meshscope export FILE --format obj|glb [--lod N] [-o OUT]   (glb: every LOD)
   meshscope roundtrip FILE...
-  meshscope census [--json] [--places] [--max-values N] FILE|DIR...";
+  meshscope census [--json] [--places] [--max-values N] FILE|DIR...
+  meshscope diff [--json] [--chunk [lodN=]PATH]... [--chunk-b [lodN=]PATH]... A B   (exit 1: they differ)";
 
 fn main() -> ExitCode {
     // Files are decoded one after another: freed memory stays in the process (memory.rs).
@@ -29,6 +31,10 @@ fn main() -> ExitCode {
         Some("export") => export(&args[1..]),
         Some("roundtrip") => roundtrip(&args[1..]),
         Some("census") => census::run(&args[1..]),
+        Some("diff") => match diff::parse(&args[1..]).and_then(|a| diff::run(&a)) {
+            Ok(true) => return ExitCode::from(1),
+            r => r.map(|_| ()),
+        },
         _ => Err(USAGE.to_string()),
     };
     match result {

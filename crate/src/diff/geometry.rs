@@ -1,0 +1,156 @@
+//! The decoded meshes compared: vertices matched by index (moved further than the tolerance),
+//! triangles present on one side only (a triangle is its three indices, whichever comes first).
+
+use super::value::clean;
+use super::{Ctx, Difference, Kind, Side};
+use crate::field::show_floats;
+use crate::fx::FxMap;
+use crate::mesh::Lod;
+
+pub(super) fn compare(ctx: &Ctx, out: &mut Vec<Difference>) {
+    let (la, lb) = (&ctx.a.mesh.lods, &ctx.b.mesh.lods);
+    for l in 0..la.len().max(lb.len()) {
+        match (la.get(l), lb.get(l)) {
+            (Some(x), Some(y)) => {
+                vertices(ctx, l, x, y, out);
+                triangles(ctx, l, x, y, out);
+            }
+            (x, y) => {
+                let side = |lod: &Lod| Side {
+                    offset: None,
+                    len: 0,
+                    value: format!("{} vertices, {} triangles", lod.vertex_count(), lod.triangle_count()),
+                };
+                out.push(
+                    geometry(format!("mesh.lod[{l}]"), if x.is_some() { Kind::OnlyA } else { Kind::OnlyB }, "lod")
+                        .sides(x.map(side), y.map(side)),
+                );
+            }
+        }
+    }
+}
+
+fn geometry(path: String, kind: Kind, ty: &str) -> Difference {
+    Difference {
+        path,
+        kind,
+        ty: ty.into(),
+        confidence: None,
+        a: None,
+        b: None,
+        delta: Vec::new(),
+        changed: None,
+        note: String::new(),
+    }
+}
+
+impl Difference {
+    fn sides(mut self, a: Option<Side>, b: Option<Side>) -> Difference {
+        self.a = a;
+        self.b = b;
+        self
+    }
+}
+
+fn text(v: String) -> Side {
+    Side { offset: None, len: 0, value: v }
+}
+
+fn vertices(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
+    let n = x.vertex_count().min(y.vertex_count());
+    let tol = ctx.opts.tolerance as f64;
+    let summary = out.len();
+    let (mut moved, mut furthest) = (0u64, 0f64);
+    for i in 0..n {
+        let (p, q) = (&x.positions[i * 3..i * 3 + 3], &y.positions[i * 3..i * 3 + 3]);
+        let d: Vec<f64> = p.iter().zip(q).map(|(a, b)| clean(*b as f64 - *a as f64)).collect();
+        let dist = d.iter().map(|c| c * c).sum::<f64>().sqrt();
+        // NaN positions have moved unless both are NaN in the same places.
+        let nan = p.iter().zip(q).any(|(a, b)| a.is_nan() != b.is_nan());
+        if !(dist > tol || nan) {
+            continue;
+        }
+        moved += 1;
+        furthest = furthest.max(dist);
+        if moved <= ctx.opts.listed as u64 {
+            let mut v = geometry(format!("mesh.lod[{l}].vertex[{i}]"), Kind::Moved, "vertex")
+                .sides(Some(text(show_floats(p))), Some(text(show_floats(q))));
+            v.delta = d;
+            v.note = format!("moved {}", clean(dist));
+            out.push(v);
+        }
+    }
+    let (cx, cy) = (x.vertex_count(), y.vertex_count());
+    if moved == 0 && cx == cy {
+        return;
+    }
+    let mut s = geometry(format!("mesh.lod[{l}].vertices"), Kind::Moved, "vertices")
+        .sides(Some(text(format!("{cx} vertices"))), Some(text(format!("{cy} vertices"))));
+    s.changed = Some(moved);
+    s.note = format!("{moved} of {n} moved further than {}, at most {}", ctx.opts.tolerance, clean(furthest));
+    if cx != cy {
+        s.delta = vec![cy as f64 - cx as f64];
+    }
+    out.insert(summary, s);
+}
+
+/// A triangle's indices rotated so the smallest comes first: the same triangle, same winding.
+fn key(t: &[u32]) -> [u32; 3] {
+    let k = (0..3).min_by_key(|&k| t[k]).unwrap_or(0);
+    [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]
+}
+
+fn triangles(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
+    let (tx, ty) = (x.indices.chunks_exact(3), y.indices.chunks_exact(3));
+    // Only triangles that differ at the same place are counted: (count in A - count in B,
+    // each side's places of the triangle).
+    let mut odd: FxMap<[u32; 3], (i64, Vec<u32>, Vec<u32>)> = FxMap::default();
+    let (nx, ny) = (tx.len(), ty.len());
+    for k in 0..nx.max(ny) {
+        let p = x.indices.get(k * 3..k * 3 + 3).map(key);
+        let q = y.indices.get(k * 3..k * 3 + 3).map(key);
+        if p == q {
+            continue;
+        }
+        if let Some(p) = p {
+            let e = odd.entry(p).or_default();
+            e.0 += 1;
+            e.1.push(k as u32);
+        }
+        if let Some(q) = q {
+            let e = odd.entry(q).or_default();
+            e.0 -= 1;
+            e.2.push(k as u32);
+        }
+    }
+    // The places of the triangles left over on each side: the last ones of their kind.
+    let mut only_a: Vec<(u32, [u32; 3])> = Vec::new();
+    let mut only_b: Vec<(u32, [u32; 3])> = Vec::new();
+    for (t, (n, pa, pb)) in &odd {
+        let (side, places, n) = if *n > 0 { (&mut only_a, pa, *n) } else { (&mut only_b, pb, -*n) };
+        side.extend(places[places.len() - n as usize..].iter().map(|&k| (k, *t)));
+    }
+    if only_a.is_empty() && only_b.is_empty() {
+        return;
+    }
+    let mut s = geometry(format!("mesh.lod[{l}].triangles"), Kind::Triangles, "triangles")
+        .sides(Some(text(format!("{nx} triangles"))), Some(text(format!("{ny} triangles"))));
+    s.changed = Some((only_a.len() + only_b.len()) as u64);
+    s.note = format!("{} only in A, {} only in B", only_a.len(), only_b.len());
+    out.push(s);
+    for (list, in_a) in [(&mut only_a, true), (&mut only_b, false)] {
+        list.sort_unstable();
+        for &(k, t) in list.iter().take(ctx.opts.listed) {
+            let v = text(format!("[{}, {}, {}]", t[0], t[1], t[2]));
+            let (a, b) = if in_a { (Some(v), None) } else { (None, Some(v)) };
+            out.push(
+                geometry(
+                    format!("mesh.lod[{l}].triangle[{k}]"),
+                    if in_a { Kind::OnlyA } else { Kind::OnlyB },
+                    "triangle",
+                )
+                .sides(a, b),
+            );
+        }
+    }
+}
