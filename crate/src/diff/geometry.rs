@@ -1,7 +1,6 @@
 //! The decoded meshes compared: vertices matched by index (moved further than the tolerance),
 //! triangles present on one side only (a triangle is its three indices, whichever comes first).
 
-use super::value::clean;
 use super::{Ctx, Difference, Kind, Side};
 use crate::field::show_floats;
 use crate::fx::FxMap;
@@ -63,7 +62,7 @@ fn vertices(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
     let (mut moved, mut furthest) = (0u64, 0f64);
     for i in 0..n {
         let (p, q) = (&x.positions[i * 3..i * 3 + 3], &y.positions[i * 3..i * 3 + 3]);
-        let d: Vec<f64> = p.iter().zip(q).map(|(a, b)| clean(*b as f64 - *a as f64)).collect();
+        let d: Vec<f64> = p.iter().zip(q).map(|(a, b)| *b as f64 - *a as f64).collect();
         let dist = d.iter().map(|c| c * c).sum::<f64>().sqrt();
         // NaN positions have moved unless both are NaN in the same places.
         let nan = p.iter().zip(q).any(|(a, b)| a.is_nan() != b.is_nan());
@@ -76,7 +75,7 @@ fn vertices(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
             let mut v = geometry(format!("mesh.lod[{l}].vertex[{i}]"), Kind::Moved, "vertex")
                 .sides(Some(text(show_floats(p))), Some(text(show_floats(q))));
             v.delta = d;
-            v.note = format!("moved {}", clean(dist));
+            v.note = format!("moved {}", dist as f32);
             out.push(v);
         }
     }
@@ -87,7 +86,7 @@ fn vertices(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
     let mut s = geometry(format!("mesh.lod[{l}].vertices"), Kind::Moved, "vertices")
         .sides(Some(text(format!("{cx} vertices"))), Some(text(format!("{cy} vertices"))));
     s.changed = Some(moved);
-    s.note = format!("{moved} of {n} moved further than {}, at most {}", ctx.opts.tolerance, clean(furthest));
+    s.note = format!("{moved} of {n} moved further than {}, at most {}", ctx.opts.tolerance, furthest as f32);
     if cx != cy {
         s.delta = vec![cy as f64 - cx as f64];
     }
@@ -133,10 +132,10 @@ fn triangles(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
     if only_a.is_empty() && only_b.is_empty() {
         return;
     }
+    let side = |n: usize, only: usize| text(format!("{n} triangles, {only} not in the other"));
     let mut s = geometry(format!("mesh.lod[{l}].triangles"), Kind::Triangles, "triangles")
-        .sides(Some(text(format!("{nx} triangles"))), Some(text(format!("{ny} triangles"))));
+        .sides(Some(side(nx, only_a.len())), Some(side(ny, only_b.len())));
     s.changed = Some((only_a.len() + only_b.len()) as u64);
-    s.note = format!("{} only in A, {} only in B", only_a.len(), only_b.len());
     out.push(s);
     for (list, in_a) in [(&mut only_a, true), (&mut only_b, false)] {
         list.sort_unstable();

@@ -145,6 +145,13 @@ impl Comparison {
     pub fn same(&self) -> bool {
         self.differences.is_empty()
     }
+
+    /// The comparison as `compare(b, a)` gives it: sides swapped, deltas negated, same order.
+    pub fn mirrored(&self) -> Comparison {
+        let mut differences: Vec<Difference> = self.differences.iter().map(Difference::mirrored).collect();
+        differences.sort_by(order);
+        Comparison { a: self.b.clone(), b: self.a.clone(), differences }
+    }
 }
 
 /// What every part of the comparison reads.
@@ -171,10 +178,10 @@ pub fn compare(a: &Document, b: &Document, opts: &Options) -> Comparison {
     Comparison { a: a.name.clone(), b: b.name.clone(), differences: out }
 }
 
-/// Path order with indices compared as numbers (`v[2]` before `v[10]`), then kind; the same
-/// order whichever file is A, so that a comparison mirrors the one the other way round.
+/// Path order with indices compared as numbers (`v[2]` before `v[10]`), then kind: the order
+/// of a comparison's mirror, sorted again, is the order of the comparison the other way round.
 fn order(x: &Difference, y: &Difference) -> Ordering {
-    natural(&x.path, &y.path).then_with(|| x.kind.mirrored().min(x.kind).cmp(&y.kind.mirrored().min(y.kind)))
+    natural(&x.path, &y.path).then_with(|| x.kind.cmp(&y.kind))
 }
 
 /// Compares texts with runs of digits as numbers.

@@ -24,23 +24,17 @@ fn number(t: &str) -> Option<f64> {
 }
 
 /// B minus A per component, when both are numbers of the same arity and the type is not flags.
+/// Values of a float type are read back as the f32 their text was printed from, so the delta
+/// is the exact difference of the stored numbers.
 pub fn delta(ty: &str, a: &str, b: &str) -> Vec<f64> {
     if ty.contains("flags") {
         return Vec::new();
     }
+    let float = ty.starts_with('f') || ty.contains("half");
+    let stored = |v: f64| if float { v as f32 as f64 } else { v };
     match (numbers(a), numbers(b)) {
-        (Some(x), Some(y)) if x.len() == y.len() => x.iter().zip(&y).map(|(p, q)| clean(q - p)).collect(),
+        (Some(x), Some(y)) if x.len() == y.len() => x.iter().zip(&y).map(|(p, q)| stored(*q) - stored(*p)).collect(),
         _ => Vec::new(),
-    }
-}
-
-/// A difference of floats printed shortest: `0.1 - 0.3` shows as -0.2, not -0.19999999999999998.
-pub fn clean(d: f64) -> f64 {
-    let f = d as f32 as f64;
-    if (f - d).abs() <= d.abs() * 1e-6 {
-        format!("{}", d as f32).parse().unwrap_or(d)
-    } else {
-        d
     }
 }
 
@@ -72,7 +66,8 @@ mod tests {
         assert_eq!(numbers("body.mtl"), None);
         assert_eq!(numbers("[a, 1]"), None);
         assert_eq!(delta("u32", "3", "5"), vec![2.0]);
-        assert_eq!(delta("f32[2]", "[0.1, 1]", "[0.3, 1]"), vec![0.2, 0.0]);
+        assert_eq!(delta("f32[2]", "[0.1, 1]", "[0.3, 1]"), vec![0.3f32 as f64 - 0.1f32 as f64, 0.0]);
+        assert_eq!(delta("i32", "0.1", "0.3"), vec![0.3 - 0.1]);
         assert!(delta("u16 flags", "3", "5").is_empty());
         assert!(delta("f32[2]", "[1, 2]", "[1, 2, 3]").is_empty());
         assert_eq!(hex(&[0, 0xab, 7], 2), "00 ab …");

@@ -137,7 +137,7 @@ fn line(file: &str, d: &Difference) -> String {
         s.push_str(&format!("  ({n} changed)"));
     }
     if !d.delta.is_empty() {
-        let parts: Vec<String> = d.delta.iter().map(|x| format!("{x:+}")).collect();
+        let parts: Vec<String> = d.delta.iter().map(|x| format!("{:+}", *x as f32)).collect();
         s.push_str(&format!("  delta {}", parts.join(", ")));
     }
     if !d.note.is_empty() {
