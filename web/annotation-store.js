@@ -77,10 +77,17 @@ export function newId() {
 
 function openDb() {
   return new Promise((ok, no) => {
-    const req = indexedDB.open(DB, 1);
+    let req;
+    try {
+      req = indexedDB.open(DB, 1);
+    } catch (e) {
+      no(e); // no IndexedDB at all, or one that throws (some private windows)
+      return;
+    }
     req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'id' });
     req.onsuccess = () => ok(req.result);
-    req.onerror = () => no(req.error);
+    req.onerror = () => no(req.error ?? new Error('IndexedDB refused to open'));
+    req.onblocked = () => no(new Error('the database is blocked by another tab'));
   });
 }
 
@@ -94,15 +101,18 @@ function tx(db, mode, fn) {
   });
 }
 
-/** The annotations kept in this browser. Every method writes through before resolving. */
+/** The annotations kept in this browser. Every method writes through before resolving.
+ *  Without IndexedDB (`unavailable` says why) they live in this page only. */
 export class AnnotationStore {
   constructor() {
-    this.db = openDb();
+    this.unavailable = null;
+    this.db = openDb().catch((e) => { this.unavailable = e; return null; });
     this.list = [];
   }
 
   async load() {
     const db = await this.db;
+    if (!db) return this.list;
     this.list = await tx(db, 'readonly', (s) => s.getAll());
     this.list.sort((a, b) => a.created.localeCompare(b.created));
     return this.list;
@@ -110,25 +120,29 @@ export class AnnotationStore {
 
   async put(a) {
     const clean = validateAnnotation({ ...a, updated: new Date().toISOString() });
-    await tx(await this.db, 'readwrite', (s) => s.put(clean));
+    const db = await this.db;
+    if (db) await tx(db, 'readwrite', (s) => s.put(clean));
     const i = this.list.findIndex((x) => x.id === clean.id);
     if (i >= 0) this.list[i] = clean; else this.list.push(clean);
     return clean;
   }
 
   async remove(id) {
-    await tx(await this.db, 'readwrite', (s) => s.delete(id));
+    const db = await this.db;
+    if (db) await tx(db, 'readwrite', (s) => s.delete(id));
     this.list = this.list.filter((a) => a.id !== id);
   }
 
   async clear() {
-    await tx(await this.db, 'readwrite', (s) => s.clear());
+    const db = await this.db;
+    if (db) await tx(db, 'readwrite', (s) => s.clear());
     this.list = [];
   }
 
   /** Adds every annotation of a validated list in one transaction: all or nothing. */
   async importAll(list) {
-    await tx(await this.db, 'readwrite', (s) => { for (const a of list) s.put(a); });
+    const db = await this.db;
+    if (db) await tx(db, 'readwrite', (s) => { for (const a of list) s.put(a); });
     for (const a of list) {
       const i = this.list.findIndex((x) => x.id === a.id);
       if (i >= 0) this.list[i] = a; else this.list.push(a);

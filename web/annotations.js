@@ -27,12 +27,17 @@ export class AnnotationsPanel {
     // A census row turned into an annotation ("Annotate this" in the census panel).
     on('annotate-request', (draft) => this.addDraft(draft));
     on('census', () => this.refresh());
-    this.ready = this.store.load().then(() => this.refresh());
+    this.ready = this.store.load().then(() => this.refresh()).then(() => {
+      if (this.store.unavailable) {
+        this.storage.hidden = false;
+        this.storage.textContent = `Annotations will not be kept: this browser's storage (IndexedDB) is not available (${this.store.unavailable.message ?? this.store.unavailable}). They last until the page is closed; export them to keep them.`;
+      }
+    });
   }
 
   build() {
-    this.form = el('form', { className: 'ann-form', hidden: true });
-    this.name = el('input', { name: 'name', placeholder: 'name', required: true, autocomplete: 'off' });
+    this.form = el('form', { className: 'ann-form', hidden: true, noValidate: true });
+    this.name = el('input', { name: 'name', placeholder: 'name', required: true, autocomplete: 'off', ariaLabel: 'Name' });
     this.type = el('select', { name: 'type' }, ...TYPES.map((t) => el('option', { value: t, textContent: t })));
     this.conf = el('select', { name: 'confidence' }, ...CONFIDENCES.map((c) => el('option', { value: c, textContent: c })));
     this.conf.value = 'inferred';
@@ -57,10 +62,11 @@ export class AnnotationsPanel {
       if (f) await this.importText(await f.text());
     });
     this.message = el('div', { className: 'ann-message', role: 'status' });
+    this.storage = el('p', { className: 'ann-storage', hidden: true });
     this.list = el('ul', { className: 'ann-list' });
     this.root.replaceChildren(
       el('div', { className: 'ann-bar' }, this.annotate, exp, imp, this.importInput),
-      this.message, this.form, this.list,
+      this.storage, this.message, this.form, this.list,
     );
   }
 
@@ -82,9 +88,11 @@ export class AnnotationsPanel {
   async save() {
     const doc = activeDoc();
     let a;
+    if (!this.editing) { this.say('Select bytes first, then "Annotate selection".', true); return; }
+    if (!this.name.value.trim()) { this.say('An annotation needs a name.', true); this.name.focus(); return; }
     if (this.editing === 'new') {
       const sel = state.selection;
-      if (!doc || !sel) return;
+      if (!doc || !sel) { this.say('Select the bytes to annotate first.', true); return; }
       const anchor = anchorFor(doc, await this.tree(doc), sel.start, sel.end);
       a = { id: newId(), created: new Date().toISOString(), anchor };
     } else {
@@ -96,7 +104,7 @@ export class AnnotationsPanel {
       this.editing = null;
       this.name.value = '';
       this.note.value = '';
-      this.say(`saved "${a.name}"`);
+      this.say(`saved "${a.name}"${this.store.unavailable ? ' (in this page only: it will not be kept)' : ''}`);
     } catch (e) {
       this.say(e.message, true);
     }

@@ -41,9 +41,22 @@ export function initCensus(button, { open }) {
   button.addEventListener('click', showCensus);
 }
 
+/** Opens the census as a modal <dialog>: Esc or × closes it, and the focus goes back to
+ *  where it was (to the hex view when a place was opened from it). */
 export function showCensus() {
   if (!panel) build();
+  if (panel.open) return;
+  returnFocus = document.activeElement;
   panel.hidden = false;
+  panel.showModal();
+}
+
+let returnFocus = null;
+
+function closeCensus(focusTo = null) {
+  if (!panel?.open) return;
+  if (focusTo) returnFocus = focusTo;
+  panel.close();
 }
 
 /** The last report, or null. */
@@ -139,7 +152,7 @@ function build() {
   const choose = (e) => start([...e.target.files].map((f) => ({ name: f.webkitRelativePath || f.name, file: f })));
   fileInput.addEventListener('change', choose);
   dirInput.addEventListener('change', choose);
-  panel = el('section', { id: 'census', role: 'dialog', 'aria-label': 'Census', hidden: true },
+  panel = el('dialog', { id: 'census', 'aria-label': 'Census', hidden: true },
     el('header', {},
       el('h2', {}, 'Census'),
       el('label', { class: 'button', htmlFor: 'census-files' }, 'Choose files…'), fileInput,
@@ -150,7 +163,7 @@ function build() {
       el('span', { class: 'census-spacer' }),
       el('button', { id: 'census-csv', disabled: true, onclick: () => download('census.csv', toCSV(report), 'text/csv') }, 'CSV'),
       el('button', { id: 'census-json', disabled: true, onclick: () => download('census.json', JSON.stringify(report, null, 1), 'application/json') }, 'JSON'),
-      el('button', { id: 'census-close', 'aria-label': 'Close the census', onclick: () => { panel.hidden = true; } }, '×')),
+      el('button', { id: 'census-close', 'aria-label': 'Close the census', title: 'Close (Esc)', onclick: () => closeCensus() }, '×')),
     el('div', { class: 'census-controls' },
       el('input', { id: 'census-filter', type: 'search', placeholder: 'filter: path, record, value', oninput: (e) => { view.filter = e.target.value.toLowerCase(); renderTable(); } }),
       el('select', { id: 'census-kind', onchange: (e) => { view.kind = e.target.value; renderTable(); } },
@@ -169,6 +182,12 @@ function build() {
     e.stopPropagation();
     panel.classList.remove('census-drag');
     start(await droppedFiles(e.dataTransfer));
+  });
+  panel.addEventListener('close', () => {
+    panel.hidden = true;
+    const to = returnFocus;
+    returnFocus = null;
+    if (to?.isConnected) to.focus({ preventScroll: true });
   });
   document.body.append(panel);
   renderTable();
@@ -232,9 +251,16 @@ function topText(e) {
   return v ? `${shown(e, v.value)} ×${v.count.toLocaleString()}` : '';
 }
 
+/** Values of unexplained bytes are shown in hex (with the decimal); so are their minimum,
+ *  maximum and histogram bins. */
+const HEX_TEXT = /^0x[0-9a-f]+$/i;
+const hexText = (e) => e.values.length > 0 && e.values.every((v) => typeof v.value === 'string' && HEX_TEXT.test(v.value));
+const hexValues = (e) => e.kind === 'uncovered' || e.kind === 'unknown' || hexText(e);
+
 function shown(e, value) {
   if (typeof value !== 'number') return value;
-  if (e.kind === 'uncovered' || e.kind === 'unknown') return `${hex(value, e.width * 2)} (${value})`;
+  if (hexText(e)) return hex(value, e.values[0].value.length - 2);
+  if (hexValues(e)) return `${hex(value, e.width * 2)} (${value})`;
   return String(value);
 }
 
@@ -301,7 +327,7 @@ function histogram(e) {
   if (e.values.length > BARS && nums.length === e.values.length && e.min != null && e.max > e.min) {
     const n = 20;
     const w = (e.max - e.min) / n;
-    const bins = Array.from({ length: n }, (_, i) => ({ label: `${(e.min + i * w).toPrecision(4)}…`, count: 0 }));
+    const bins = Array.from({ length: n }, (_, i) => ({ label: `${hexValues(e) ? hex(Math.floor(e.min + i * w), e.width * 2) : (e.min + i * w).toPrecision(4)}…`, count: 0 }));
     for (const v of e.values) bins[Math.min(n - 1, Math.floor((Number(v.value) - e.min) / w))].count += v.count;
     bars = bins;
   } else {
@@ -318,6 +344,8 @@ function histogram(e) {
 async function openPlace(e, p) {
   const f = files.get(p.file);
   if (!f || !openFiles) return;
+  // The file opens in front: the census closes (the Census… button brings it back as it was).
+  closeCensus(document.getElementById('hex'));
   await openFiles([f]);
   select(p.offset, p.offset + Math.max(1, e.width), 'census');
 }
@@ -330,7 +358,7 @@ function renderDetail() {
   const draft = annotationFromEntry(e);
   d.replaceChildren(...[
     el('h3', {}, `${e.path}`),
-    el('p', {}, `${e.kind} in ${e.record}${off}, ${e.type}: ${e.records.toLocaleString()} records in ${e.files.toLocaleString()} files, ${e.distinct.toLocaleString()}${e.tail?.capped ? '+' : ''} distinct${e.constant ? ', constant' : ''}${e.min != null ? `, ${e.min} … ${e.max}` : ''}`),
+    el('p', {}, `${e.kind} in ${e.record}${off}, ${e.type}: ${e.records.toLocaleString()} records in ${e.files.toLocaleString()} files, ${e.distinct.toLocaleString()}${e.tail?.capped ? '+' : ''} distinct${e.constant ? ', constant' : ''}${e.min != null ? `, ${shown(e, e.min)} … ${shown(e, e.max)}` : ''}`),
     e.equals?.length ? el('p', {}, `Always equals: ${e.equals.join(', ')}`) : null,
     draft ? el('button', { id: 'census-annotate', onclick: () => emit('annotate-request', draft) }, 'Annotate this') : null,
     histogram(e),
@@ -345,8 +373,9 @@ function renderDetail() {
 }
 
 const CSS = `
-#census { position: fixed; inset: 40px 24px 24px; z-index: 20; display: flex; flex-direction: column; background: var(--panel); color: var(--fg); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 6px 30px rgb(0 0 0 / 25%); min-height: 0; }
-#census[hidden] { display: none; }
+#census { position: fixed; inset: 40px 24px 24px; width: auto; height: auto; max-width: none; max-height: none; margin: 0; padding: 0; flex-direction: column; background: var(--panel); color: var(--fg); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 6px 30px rgb(0 0 0 / 25%); min-height: 0; }
+#census[open] { display: flex; }
+#census::backdrop { background: rgb(0 0 0 / 25%); }
 #census.census-drag { outline: 3px dashed var(--fg); outline-offset: -6px; }
 #census header { display: flex; align-items: center; gap: 8px; padding: 6px 10px; border-bottom: 1px solid var(--line); }
 #census h2 { font-size: 15px; margin: 0 8px 0 0; }

@@ -26,6 +26,7 @@ export class HexView {
     this.anchor = null; // where a shift-extended selection started
     this.el.replaceChildren();
     this.scroller = div('hex-scroller');
+    this.scroller.tabIndex = -1; // the grid takes the keys; the bar is for the mouse
     this.spacer = div('hex-spacer');
     this.body = div('hex-rows');
     this.scroller.append(this.spacer);
@@ -37,7 +38,8 @@ export class HexView {
       this.scrollToRow(this.top + Math.round(rows));
       e.preventDefault();
     }, { passive: false });
-    this.body.addEventListener('mousedown', (e) => this.onClick(e));
+    this.body.addEventListener('mousedown', (e) => this.onDown(e));
+    this.drag = null; // {anchor, x, y, moved, raf} while the button is held after a press on a byte
     this.el.addEventListener('keydown', (e) => this.onKey(e));
     // The view's height is read only when it changes, so painting never forces a layout.
     this.viewH = 0;
@@ -70,6 +72,7 @@ export class HexView {
     this.painted = null;
     this.invalidate();
     this.el.dataset.handle = doc ? doc.handle : '';
+    this.el.setAttribute('aria-rowcount', String(this.totalRows));
     this.layout();
     this.scrollToRow(0);
   }
@@ -142,7 +145,7 @@ export class HexView {
       ctext.push(c.appendChild(document.createTextNode('')));
     }
     el.append(off, bytes, ascii);
-    const k = Array.from({ length: ROW }, () => ({ v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false }));
+    const k = Array.from({ length: ROW }, () => ({ v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false, cur: false }));
     return { el, off: offText, cells, chars, text, ctext, k, start: -1, valid: false, y: -1, handle: null };
   }
 
@@ -255,6 +258,10 @@ export class HexView {
       if (r.y !== j) { r.y = j; r.el.style.transform = `translateY(${j * ROW_PX}px)`; }
       if (r.index !== rowStart / ROW) { r.index = rowStart / ROW; r.el.setAttribute('aria-rowindex', r.index + 1); }
     }
+    // The cursor's cell is the grid's active descendant while it is on screen.
+    const curCell = this.body.querySelector('#hex-cursor');
+    if (curCell) this.el.setAttribute('aria-activedescendant', 'hex-cursor');
+    else this.el.removeAttribute('aria-activedescendant');
     if (complete && c?.provisional && this.firstDecoded === doc.name) {
       this.firstDecoded = null;
       requestAnimationFrame(() => performance.mark(`hex-first-decoded-preview:${doc.name}`));
@@ -281,7 +288,8 @@ export class HexView {
         cell.removeAttribute('data-offset');
         cell.removeAttribute('data-confidence');
         cell.removeAttribute('aria-selected');
-        Object.assign(r.k[i], { v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false });
+        if (r.k[i].cur) cell.removeAttribute('id');
+        Object.assign(r.k[i], { v: -1, cls: '', ccls: '', off: -2, code: -2, sel: false, cur: false });
       });
       return true;
     }
@@ -331,33 +339,101 @@ export class HexView {
         if (selected) cell.setAttribute('aria-selected', 'true');
         else cell.removeAttribute('aria-selected');
       }
+      if (st.cur !== cur) {
+        st.cur = cur;
+        if (cur) cell.id = 'hex-cursor';
+        else cell.removeAttribute('id');
+      }
     }
     return complete;
   }
 
+  /** The byte a hex cell or a text-column character shows, or null. */
   offsetAt(target) {
     const cell = target.closest?.('.b[data-offset]');
-    return cell ? Number(cell.dataset.offset) : null;
+    if (cell) return Number(cell.dataset.offset);
+    const ch = target.closest?.('.c');
+    const r = ch && this.rows.find((x) => x.el === ch.closest('.hex-row'));
+    if (!r || r.handle !== this.doc?.handle || r.start < 0 || !r.k[r.chars.indexOf(ch)] || r.k[r.chars.indexOf(ch)].off < 0) return null;
+    return r.start + r.chars.indexOf(ch);
   }
 
-  async onClick(e) {
+  /** The byte under a point, with the point held inside the rows (for a drag past an edge):
+   *  the row from the height, the column from the cells of the hex or the text column. */
+  offsetAtPoint(x, y) {
+    const box = this.body.getBoundingClientRect();
+    const yy = Math.max(box.top, Math.min(box.bottom - 1, y));
+    const row = Math.min(this.totalRows - 1, this.top + Math.floor((yy - box.top) / ROW_PX));
+    const r = this.rows[0];
+    const cells = x >= r.chars[0].getBoundingClientRect().left ? r.chars : r.cells;
+    let col = 0;
+    for (let i = 1; i < ROW; i++) if (cells[i].getBoundingClientRect().left <= x) col = i;
+    return Math.max(0, Math.min(this.doc.size - 1, row * ROW + col));
+  }
+
+  async onDown(e) {
     const o = this.offsetAt(e.target);
     if (o == null || !this.doc || this.doc.preview || e.button !== 0) return;
     e.preventDefault();
     this.el.focus({ preventScroll: true });
-    if (e.shiftKey && state.cursor != null) {
+    const shift = e.shiftKey && state.cursor != null;
+    if (!shift) this.anchor = o;
+    this.startDrag(e);
+    if (shift) {
       this.selectRange(this.anchor ?? state.cursor, o);
       return;
     }
-    this.anchor = o;
     await this.selectField(o);
+  }
+
+  /** Dragging from a byte selects from it to the byte under the pointer; past the top or
+   *  bottom edge the view scrolls, faster the further out the pointer is. */
+  startDrag(e) {
+    const d = { anchor: this.anchor, x: e.clientX, y: e.clientY, moved: false, raf: 0, last: null };
+    this.drag = d;
+    const update = () => {
+      const o = this.offsetAtPoint(d.x, d.y);
+      if (o === d.last) return;
+      if (!d.moved && o === d.anchor) return;
+      d.moved = true;
+      d.last = o;
+      this.selectRange(d.anchor, o);
+    };
+    const tick = () => {
+      d.raf = 0;
+      if (this.drag !== d) return;
+      const box = this.body.getBoundingClientRect();
+      const over = d.y < box.top ? d.y - box.top : d.y >= box.bottom ? d.y - box.bottom + 1 : 0;
+      if (over) {
+        const rows = Math.sign(over) * Math.min(60, Math.ceil(Math.abs(over) / ROW_PX));
+        this.scrollToRow(this.top + rows);
+        update();
+        d.raf = requestAnimationFrame(tick);
+      }
+    };
+    const move = (m) => {
+      d.x = m.clientX;
+      d.y = m.clientY;
+      update();
+      if (!d.raf) d.raf = requestAnimationFrame(tick);
+    };
+    const up = () => {
+      if (d.raf) cancelAnimationFrame(d.raf);
+      if (this.drag === d) this.drag = null;
+      document.removeEventListener('mousemove', move);
+      document.removeEventListener('mouseup', up);
+    };
+    document.addEventListener('mousemove', move);
+    document.addEventListener('mouseup', up);
   }
 
   /** Selects the innermost field at `o` (one byte where no field covers it). */
   async selectField(o) {
     const handle = this.doc.handle;
+    const d = this.drag;
     const span = await docs.span_at(handle, o);
     if (state.active !== handle) return;
+    if (d && d.moved) return; // a drag began meanwhile: its range stands
     if (span) select(span.start, span.start + span.len, 'hex', o);
     else select(o, o + 1, 'hex', o);
   }

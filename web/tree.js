@@ -1,6 +1,8 @@
 // The structure tree, lazy: a node's children exist in the DOM only once it is opened, and
 // an array (a region) of 100,000 elements opens as buckets of 1,000 that load on demand.
 // Clicking a node selects its bytes; a selection made elsewhere opens the path to it.
+// Keyboard: the WAI-ARIA tree pattern (one item in the Tab order; Up/Down, Home/End,
+// Right opens or goes to the first child, Left closes or goes to the parent, Enter selects).
 import { state, on, select } from './state.js';
 import { docs } from './docs.js';
 
@@ -13,6 +15,9 @@ export class TreeView {
     this.roots = [];
     this.selected = null;
     this.token = 0;
+    this.items = new WeakMap(); // treeitem element -> item
+    this.current = null; // the item in the Tab order
+    el.addEventListener('keydown', (e) => this.onKey(e));
     on('active', (doc) => this.load(doc));
     on('selection', (sel) => {
       if (sel.source !== 'tree') this.reveal(sel.start, sel.end);
@@ -24,6 +29,7 @@ export class TreeView {
     this.el.replaceChildren();
     this.roots = [];
     this.selected = null;
+    this.current = null;
     this.handle = doc?.handle ?? null;
     if (!doc) return;
     const nodes = await docs.tree(doc.handle);
@@ -37,6 +43,7 @@ export class TreeView {
     }
     this.roots = nodes.map((n) => this.item(n, 1));
     this.el.append(...this.roots.map((i) => i.el));
+    this.setCurrent(this.roots[0]);
     // A file of a few records opens one level deep, so its fields show at once.
     if (this.roots.length <= 12) {
       for (const it of this.roots) if (it.node.children?.length) await this.toggle(it, true);
@@ -51,10 +58,12 @@ export class TreeView {
     el.setAttribute('role', 'treeitem');
     el.setAttribute('aria-level', depth);
     el.dataset.path = node.path;
+    el.tabIndex = -1;
     const row = document.createElement('div');
     row.className = 'tr';
     row.style.paddingLeft = `${(depth - 1) * 14 + 4}px`;
     const it = { node, el, row, group: null, kids: null, depth };
+    this.items.set(el, it);
     const expandable = hasKids(node);
     const tog = document.createElement('span');
     tog.className = 'tog';
@@ -71,11 +80,62 @@ export class TreeView {
     el.append(row);
     tog.addEventListener('click', (e) => { e.stopPropagation(); this.toggle(it); });
     row.addEventListener('click', () => {
-      this.mark(it);
-      if (node.end > node.start) select(node.start, node.end, 'tree');
+      this.choose(it);
+      it.el.focus({ preventScroll: true });
     });
     row.addEventListener('dblclick', () => this.toggle(it));
     return it;
+  }
+
+  /** Marks an item and selects its bytes (a click, Enter). */
+  choose(it) {
+    this.mark(it);
+    if (it.node.end > it.node.start) select(it.node.start, it.node.end, 'tree');
+  }
+
+  /** Puts `it` in the Tab order (roving tabindex), the only item there. */
+  setCurrent(it) {
+    if (this.current === it) return;
+    if (this.current) this.current.el.tabIndex = -1;
+    this.current = it ?? null;
+    if (it) it.el.tabIndex = 0;
+  }
+
+  /** The items a reader sees now (not inside a closed group), in order. */
+  visibleItems() {
+    return [...this.el.querySelectorAll('[role=treeitem]')].filter((e) => !e.parentElement.closest('[role=group][hidden]'));
+  }
+
+  async onKey(e) {
+    const el = e.target.closest?.('[role=treeitem]');
+    const it = el && this.items.get(el);
+    if (!it || e.altKey || e.ctrlKey || e.metaKey) return;
+    const go = (x) => { if (x) { this.setCurrent(x); x.el.focus(); x.row.scrollIntoView({ block: 'nearest' }); } };
+    const open = it.el.getAttribute('aria-expanded') === 'true';
+    switch (e.key) {
+      case 'ArrowDown': case 'ArrowUp': case 'Home': case 'End': {
+        const list = this.visibleItems();
+        const i = list.indexOf(it.el);
+        const j = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : list.length - 1;
+        if (list[j]) go(this.items.get(list[j]));
+        break;
+      }
+      case 'ArrowRight':
+        if (!hasKids(it.node)) break;
+        if (!open) await this.toggle(it, true);
+        else go(it.kids?.[0]);
+        break;
+      case 'ArrowLeft':
+        if (open) await this.toggle(it, false);
+        else go(this.items.get(it.el.parentElement.closest('[role=treeitem]')));
+        break;
+      case 'Enter': case ' ':
+        this.choose(it);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
   }
 
   async toggle(it, open = it.el.getAttribute('aria-expanded') !== 'true') {
@@ -116,6 +176,7 @@ export class TreeView {
     if (it) {
       it.row.classList.add('sel');
       it.el.setAttribute('aria-selected', 'true');
+      this.setCurrent(it);
     }
   }
 

@@ -82,12 +82,14 @@ export class MeshView {
     // A big .ply opens structure first; its mesh arrives with 'completed'.
     on('completed', (doc) => { if (doc.handle === this.handle) this.open(doc.handle); });
     on('selection', (s) => this.highlightSelection(s));
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.applyTheme());
     if (state.active != null) await this.follow(state.docs.find((d) => d.handle === state.active));
   }
 
   createView() {
     try {
       this.view = new this.api.Viewer(this.canvas, antialias());
+      this.applyTheme();
       this.resize();
     } catch (e) {
       this.view = null;
@@ -101,6 +103,36 @@ export class MeshView {
       this.mesh = null;
       await this.showLod(this.lod);
     }
+  }
+
+  /** The clear color from the page's --viewer-bg, light or dark as the theme is. */
+  applyTheme() {
+    if (!this.view) return;
+    const [r, g, b] = cssColor(getComputedStyle(this.pane).getPropertyValue('--viewer-bg'));
+    this.view.set_background(r / 255, g / 255, b / 255);
+    this.canvas.dataset.background = [r, g, b].join(',');
+    if (this.mesh) this.redraw();
+    else this.blank();
+  }
+
+  /** The controls of a file without a mesh: nothing of the previous file's is left (its LODs,
+   *  passes, sections, bones, boxes). */
+  resetControls() {
+    this.c.lod.replaceChildren();
+    this.c.pass.replaceChildren(el('option', { value: '', textContent: 'All passes' }));
+    this.c.pass.hidden = true;
+    this.c.bone.replaceChildren();
+    this.c.bone.hidden = true;
+    if (this.c.color.value === 'weights') this.c.color.value = 'sections';
+    this.c.sections.open = false;
+    this.c.sections.replaceChildren(el('summary', { textContent: 'Sections' }));
+    this.sectionBoxes = [];
+    this.legend.replaceChildren();
+    this.legend.hidden = true;
+    this.info.textContent = '';
+    this.lodNote = '';
+    for (const k of ['lod', 'reset', 'download']) this.c[k].disabled = true;
+    this.c.sections.hidden = true;
   }
 
   say(text) {
@@ -168,7 +200,7 @@ export class MeshView {
     this.meshes.clear();
     this.mesh = null;
     this.c.lod.replaceChildren();
-    if (handle == null) return this.say('');
+    if (handle == null) { this.resetControls(); this.blank(); return this.say(''); }
     if (state.docs.find((d) => d.handle === handle)?.summary?.pending) {
       this.blank();
       return this.say('Decoding the mesh…');
@@ -227,15 +259,18 @@ export class MeshView {
     try {
       mesh = await this.getMesh(n);
     } catch (e) {
+      if (handle === this.handle) { this.blank(); this.resetControls(); }
       return this.say(`No mesh: ${e.message ?? e}`);
     }
     if (handle !== this.handle) return; // another document was opened meanwhile
     this.canvas.dataset.lod = String(n);
     if (!mesh || !mesh.positions.length) {
       this.blank();
-      this.info.textContent = '';
+      this.resetControls();
       return this.say('No mesh decoded for this file.');
     }
+    for (const k of ['lod', 'reset', 'download']) this.c[k].disabled = false;
+    this.c.sections.hidden = false;
     if (!this.c.lod.options.length) {
       for (let k = 0; k < mesh.lodCount; k++) this.c.lod.append(el('option', { value: k, textContent: `LOD ${k}` }));
     }
@@ -555,6 +590,16 @@ function antialias() {
   } catch {
     return true;
   }
+}
+
+/** r, g, b (0..255) of a CSS color as getComputedStyle gives it (#rrggbb or rgb()). */
+function cssColor(text) {
+  const t = text.trim();
+  const h = /^#([0-9a-f]{6})$/i.exec(t);
+  if (h) return [0, 2, 4].map((i) => parseInt(h[1].slice(i, i + 2), 16));
+  const m = /rgba?\(([^)]*)\)/.exec(t);
+  if (m) return m[1].split(/[ ,/]+/).slice(0, 3).map(Number);
+  return [237, 237, 232];
 }
 
 function addStyles() {

@@ -42,6 +42,8 @@ pub struct Viewer {
     overlays: Vec<(u32, three_d::Mesh)>,
     /// Line sets by name: rebuilt when their input changes.
     sets: Vec<(&'static str, Lines)>,
+    /// The clear color (r, g, b in 0..1): the page's theme.
+    background: [f32; 3],
 }
 
 fn err(e: impl std::fmt::Display) -> JsError {
@@ -77,7 +79,13 @@ impl Viewer {
             parts: Vec::new(),
             overlays: Vec::new(),
             sets: Vec::new(),
+            background: [0.93, 0.93, 0.91],
         })
+    }
+
+    /// The color behind the mesh (r, g, b in 0..1), so the view follows the page's theme.
+    pub fn set_background(&mut self, r: f32, g: f32, b: f32) {
+        self.background = [r, g, b].map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.0 });
     }
 
     /// One LOD's arrays (flat, as `docs.mesh` gives them); frames the camera on it. Missing or
@@ -239,7 +247,8 @@ impl Viewer {
         };
         let over = material::Surface { eye, checker: false, cull: Cull::None, overlay: true };
         let screen = RenderTarget::screen(&self.ctx, self.width, self.height);
-        screen.clear(ClearState::color_and_depth(0.93, 0.93, 0.91, 1.0, 1.0));
+        let [r, g, b] = self.background;
+        screen.clear(ClearState::color_and_depth(r, g, b, 1.0, 1.0));
         let vp = cam.projection() * cam.view();
         screen
             .write::<std::convert::Infallible>(|| {
