@@ -7,6 +7,7 @@ import { docs } from './docs.js';
 import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress, select } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
 import { initCensus } from './census.js';
+import { initCompare, openCompareLink } from './compare.js';
 import { attachTooltip } from './tooltip.js';
 import { TreeView } from './tree.js';
 import { Inspector } from './inspector.js';
@@ -464,6 +465,7 @@ async function main() {
   });
   window.meshscope.hex = hex;
   initCensus($('census-button'), { open: openFiles });
+  initCompare($('compare-button'));
   await initViewer($('viewer-pane')).catch((e) => console.error('3D view:', e));
 
   const annotations = new AnnotationsPanel($('annotations'));
@@ -495,6 +497,7 @@ async function openView(annotations, view, { sample = true } = {}) {
       const h = opened(name, await docs.openBytes(name, bytes), { src: view.src });
       opened_ = true;
       await afterOpen(h);
+      if (/(^#|&)cmp=/.test(location.hash)) openCompareLink(location.hash, h).catch((e) => notify(e.message, { group: 'link' }));
     } catch (e) {
       setProgress(null);
       notify(e.message, { group: 'link' });

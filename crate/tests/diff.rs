@@ -279,3 +279,22 @@ fn vertex_arrays_list_the_first_changed_elements_and_count_all() {
     assert_eq!(listed, ["VERT.vertices[0].uv0", "VERT.vertices[1].uv0", "VERT.vertices[2].uv0"]);
     assert_eq!(c.differences.len(), 4, "no geometry moved: {:?}", c.differences);
 }
+
+#[test]
+fn the_same_structure_faces_itself_across_a_longer_name() {
+    use meshscope::diff::align::align;
+    let (a, b) = (ply(&Ply::default()), ply(&Ply { material: "crate_painted_blue.mtl", ..Ply::default() }));
+    let grown = ("crate_painted_blue.mtl".len() - "crate.mtl".len()) as u64;
+    let anchors = align(&a, &b);
+    let vert = |bytes: &[u8]| bytes.windows(4).position(|w| w == b"VERT").unwrap() as u64;
+    let (va, vb) = (vert(&a.bytes), vert(&b.bytes));
+    assert_eq!(vb, va + grown);
+    // The vertex array: element 3's byte 5 faces element 3's byte 5.
+    let at = va + 12 + 3 * 32 + 5;
+    let holder = anchors.iter().filter(|x| x.a <= at && at < x.a + x.len).max_by_key(|x| x.a).unwrap();
+    assert_eq!((holder.stride_a, holder.stride_b), (32, 32));
+    assert_eq!(holder.facing(at), at + grown);
+    // Before the name nothing moved.
+    let magic = anchors.iter().find(|x| x.a == 0).unwrap();
+    assert_eq!((magic.b, magic.facing(3)), (0, 3));
+}

@@ -4,6 +4,7 @@
 //! differences: arrays are compared in place, and only the first few changed elements of each
 //! are listed (their count is always exact). See docs/diff.md.
 
+pub mod align;
 mod fields;
 mod geometry;
 mod records;

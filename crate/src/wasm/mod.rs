@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::*;
 
 mod buffer;
 mod census;
+mod diff;
 pub mod view;
 
 #[derive(Default)]

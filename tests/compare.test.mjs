@@ -1,0 +1,101 @@
+// The comparison panel: two samples dropped on it are opened and compared; the two hex views
+// scroll in step by structure (a vertex row in A faces the same vertex's row in B although
+// B has no SKIN chunk before it and smaller vertices); a click on a difference selects it in
+// both views and in the inspector. Screenshot: tests/out/compare.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { start, openPage, OUT, SAMPLES } from './browser.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+const PLY = `${SAMPLES}gem-ply/`;
+const have = existsSync(`${PLY}gun2.ply`);
+if (!have && process.env.CI === 'true') throw new Error('the samples are missing under CI');
+
+/** Where a file's VERT data starts and its vertex size, read from the bytes (spec: VERT,
+ *  int32 count, uint16 size, uint16 flags, then the vertices). */
+function vert(bytes) {
+  const at = bytes.indexOf(Buffer.from('VERT'));
+  return { data: at + 12, stride: bytes.readUInt16LE(at + 8), count: bytes.readInt32LE(at + 4) };
+}
+
+async function dropOnPanel(page, files) {
+  const dt = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+    return dt;
+  }, files.map(([name, b]) => ({ name, bytes: [...b] })));
+  await page.dispatchEvent('#compare', 'drop', { dataTransfer: dt });
+}
+
+const top = (page, s) => page.$eval(`#cmp-rows-${s}`, (e) => Number(e.dataset.top));
+
+test('two dropped samples are compared, scroll in step by structure, and a difference is selected in both views', { skip: !have && 'no samples' }, async () => {
+  const page = await openPage(env);
+  const a = readFileSync(`${PLY}gun2.ply`);
+  const b = readFileSync(`${PLY}at1_a1.ply`);
+  const tabs = await page.locator('#tabs [role=tab]').count();
+  await page.click('#compare-button');
+  await page.waitForSelector('#compare:not([hidden])');
+  await dropOnPanel(page, [['gun2.ply', a], ['at1_a1.ply', b]]);
+  await page.waitForSelector('#compare[data-ready="true"]');
+  assert.equal(await page.locator('#tabs [role=tab]').count(), tabs + 2, 'both files open as tabs');
+  const c = await page.evaluate(() => import('./web/compare.js').then((m) => m.comparison()));
+  const rows = await page.locator('#cmp-table tbody tr').count();
+  assert.equal(rows, c.result.differences.length);
+  assert.match(await page.textContent('#cmp-count'), new RegExp(`^${rows} of ${rows} differences`));
+
+  // Scroll A into its vertices with the wheel: 20 rows down from the top, three times.
+  await page.hover('#cmp-rows-a');
+  for (let i = 0; i < 3; i++) await page.mouse.wheel(0, 400);
+  const va = vert(a);
+  const vb = vert(b);
+  await page.waitForFunction(() => Number(document.querySelector('#cmp-rows-a').dataset.top) === 60 * 16);
+  const ta = await top(page, 'a');
+  assert.ok(ta > va.data && ta < va.data + va.count * va.stride, 'A shows its vertices');
+  // The same vertex, the same byte in it (or its last byte where B's vertex is shorter).
+  const d = ta - va.data;
+  const k = Math.floor(d / va.stride);
+  const want = vb.data + k * vb.stride + Math.min(d % va.stride, vb.stride - 1);
+  await page.waitForFunction((t) => Number(document.querySelector('#cmp-rows-b').dataset.top) === t, Math.floor(want / 16) * 16);
+  assert.notEqual(Math.floor(want / 16) * 16, ta, 'by offset the rows would not face');
+  // Scrolling B moves A back in step: B one row up, A to the row facing it.
+  await page.hover('#cmp-rows-b');
+  await page.mouse.wheel(0, -20);
+  const tb = Math.floor(want / 16) * 16 - 16;
+  await page.waitForFunction((t) => Number(document.querySelector('#cmp-rows-b').dataset.top) === t, tb);
+  const db = tb - vb.data;
+  const back = va.data + Math.floor(db / vb.stride) * va.stride + Math.min(db % vb.stride, va.stride - 1);
+  await page.waitForFunction((t) => Number(document.querySelector('#cmp-rows-a').dataset.top) === t, Math.floor(back / 16) * 16);
+
+  // Filter to the vertex count and click it: both views show the field, selected.
+  await page.fill('#cmp-filter', 'VERT.vertex_count');
+  assert.equal(await page.locator('#cmp-table tbody tr').count(), 1);
+  await page.click('#cmp-table tbody tr');
+  const at = { a: a.indexOf(Buffer.from('VERT')) + 4, b: b.indexOf(Buffer.from('VERT')) + 4 };
+  for (const s of ['a', 'b']) {
+    const sel = await page.$$eval(`#cmp-rows-${s} .cmp-sel`, (es) => es.map((e) => Number(e.dataset.offset)));
+    assert.deepEqual(sel, [at[s], at[s] + 1, at[s] + 2, at[s] + 3], `side ${s}`);
+  }
+  // In the inspector: A's tab is active with the field selected.
+  const state = await page.evaluate(() => import('./web/state.js').then(({ state }) => ({ active: state.active, sel: state.selection })));
+  assert.equal(state.active, c.a);
+  assert.deepEqual([state.sel.start, state.sel.end], [at.a, at.a + 4]);
+  const vc = c.result.differences.find((x) => x.path === 'VERT.vertex_count');
+  assert.deepEqual(vc.delta, [vert(b).count - vert(a).count]);
+  assert.equal(await page.textContent('#cmp-table tbody tr td:nth-child(5)'), String(vert(b).count - vert(a).count));
+
+  // The kind filter: the records on one side only (gun2.ply's SKIN).
+  await page.fill('#cmp-filter', '');
+  await page.selectOption('#cmp-kind', 'only_a');
+  const paths = await page.$$eval('#cmp-table tbody tr td:first-child', (es) => es.map((e) => e.textContent));
+  assert.ok(paths.includes('SKIN'), paths.join(' '));
+  await page.selectOption('#cmp-kind', 'all');
+  await page.fill('#cmp-filter', 'VERT.vertex_count');
+  await page.screenshot({ path: `${OUT}compare.png` });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
