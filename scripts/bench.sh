@@ -18,6 +18,7 @@ echo "## native census (the six real .ply samples x 84 = 504 files)"; cargo run 
 echo "## census in wasm (the same 504 files)";  node scripts/bench-census.mjs --repeat 84 ../shared/samples/gem-ply
 echo "## census in the page (48,000 builder MeshSets dropped on the panel)"; node scripts/bench-census-page.mjs --n="${PAGE_N:-48000}"
 }
-echo "## native diff (two 64 MB .ply, 1,000 changed bytes)"; cargo run -q --release --example bench_diff
+echo "## native diff (two 64 MB .ply, 1,000 changed bytes)"; cargo run -q --release --example bench_diff -- --write
+echo "## diff in wasm under Node (the same files)"; node scripts/bench-diff-wasm.mjs
 echo "## page (hex view)";                     node scripts/bench-page.mjs
 echo "## 3D view";                             node scripts/bench-viewer.mjs

@@ -3,7 +3,8 @@
 //! Builds a 64 MB `.ply` with the builder (1.5 M vertices of 32 bytes, 8 M u16 indices) and a
 //! copy with 1,000 scattered changes (500 vertex coordinates, 500 indices), opens both (not
 //! timed in the figure), then times `diff::compare` of the two, `RUNS=` times (default 3),
-//! and prints the differences found.
+//! and prints the differences found. `--write` also writes the two files to
+//! `target/bench-diff/` for `node scripts/bench-diff-wasm.mjs` (the same comparison in wasm).
 
 use meshscope::diff::{compare, Kind, Options};
 use meshscope::formats::gem_ply::builder::{Builder, Vertex};
@@ -68,6 +69,12 @@ fn main() {
         }
     }
     println!("files: {:.1} MB each, {CHANGES} bytes changed", a.len() as f64 / 1e6);
+    if std::env::args().any(|x| x == "--write") {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-diff");
+        std::fs::create_dir_all(&dir).expect("target/bench-diff");
+        std::fs::write(dir.join("a.ply"), &a).expect("writes a.ply");
+        std::fs::write(dir.join("b.ply"), &b).expect("writes b.ply");
+    }
     let t = Instant::now();
     let (da, db) = (meshscope::open("a.ply", a), meshscope::open("b.ply", b));
     println!("open both: {:.3} s", t.elapsed().as_secs_f64());
