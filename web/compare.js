@@ -137,15 +137,22 @@ function fillChoices(a = null, b = null) {
 async function compareFiles(files) {
   status(`opening ${files[0].name} and ${files[1].name}`);
   const handles = [];
-  for (const f of files) {
-    // Structure first, then the mesh: the comparison compares the geometry too.
-    const first = await docs.openFile(f);
-    const r = first.summary.pending ? await docs.complete(first.handle) : first;
-    addDoc({ handle: r.handle, name: f.name, size: r.summary.size, summary: r.summary });
-    handles.push(r.handle);
+  try {
+    for (const f of files) handles.push(await openOne(f));
+  } catch (e) {
+    status(`could not open the files: ${e.message}`);
+    return;
   }
   fillChoices(...handles);
   await compareHandles(...handles);
+}
+
+/** Opens a dropped file as a tab (structure first, then its mesh): its handle. */
+async function openOne(f) {
+  const first = await docs.openFile(f);
+  const r = first.summary.pending ? await docs.complete(first.handle) : first;
+  addDoc({ handle: r.handle, name: f.name, size: r.summary.size, summary: r.summary });
+  return r.handle;
 }
 
 async function compareHandles(ha, hb) {
@@ -155,7 +162,16 @@ async function compareHandles(ha, hb) {
   if (a.summary?.format !== b.summary?.format) status(`${a.summary?.format} vs ${b.summary?.format}: paths will rarely match`);
   else status('comparing…');
   const t0 = performance.now();
-  const [result, flat] = await Promise.all([call('diff', [ha, hb, 1e-6, LISTED]), call('diff_align', [ha, hb])]);
+  let result;
+  let flat;
+  try {
+    // A tab opened structure first may still wait for its mesh: the geometry is compared too.
+    for (const d of [a, b]) if (d.summary?.pending) await docs.complete(d.handle);
+    [result, flat] = await Promise.all([call('diff', [ha, hb, 1e-6, LISTED]), call('diff_align', [ha, hb])]);
+  } catch (e) {
+    status(`the comparison failed: ${e.message}`);
+    return;
+  }
   const ms = performance.now() - t0;
   cmp = { a, b, result, map: anchors(flat), marks: { a: marks(result, 'a'), b: marks(result, 'b') }, top: { a: 0, b: 0 }, cache: {} };
   view.chosen = null;

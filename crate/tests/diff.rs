@@ -298,3 +298,40 @@ fn the_same_structure_faces_itself_across_a_longer_name() {
     let magic = anchors.iter().find(|x| x.a == 0).unwrap();
     assert_eq!((magic.b, magic.facing(3)), (0, 3));
 }
+
+#[test]
+fn the_command_line_finds_and_compares_the_chunks_beside_meshsets() {
+    let dir = std::env::temp_dir().join(format!("meshscope-diff-{}", std::process::id()));
+    let mut paths = Vec::new();
+    for (side, sections) in [("a", 2), ("b", 3)] {
+        let built = builder::build(&meshset(sections));
+        let d = dir.join(side);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("x.res"), &built.resource).unwrap();
+        let (g, chunk) = &built.chunks[0];
+        std::fs::write(d.join(format!("{}.chunk", guid::hex(g))), chunk).unwrap();
+        paths.push(d.join("x.res").to_string_lossy().into_owned());
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_meshscope"))
+        .args(["diff", "--json", &paths[0], &paths[1]])
+        .output()
+        .expect("runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let in_chunk: Vec<_> = lines.iter().filter(|l| l["file"] == "chunk[0]").collect();
+    assert_eq!(in_chunk.len(), 1, "{in_chunk:?}");
+    assert_eq!(
+        (in_chunk[0]["kind"].as_str(), in_chunk[0]["path"].as_str()),
+        (Some("only_b"), Some("lod[0].section[2]"))
+    );
+    // The resources' differences are the library's, the geometry included (the chunks attached).
+    let (ba, bb) = (builder::build(&meshset(2)), builder::build(&meshset(3)));
+    let ((a, _), (b, _)) = (open_meshset(&ba), open_meshset(&bb));
+    let c = compare(&a, &b, &Options::default());
+    let resource: Vec<_> =
+        lines.iter().filter(|l| l.get("file").is_none()).map(|l| l["path"].as_str().unwrap()).collect();
+    assert_eq!(resource, c.differences.iter().map(|d| d.path.as_str()).collect::<Vec<_>>());
+    assert!(resource.contains(&"mesh.lod[0].triangles"));
+}
