@@ -88,6 +88,15 @@ test('two dropped samples are compared, scroll in step by structure, and a diffe
   assert.deepEqual(vc.delta, [vert(b).count - vert(a).count]);
   assert.equal(await page.textContent('#cmp-table tbody tr td:nth-child(5)'), String(vert(b).count - vert(a).count));
 
+  // The confidence colors as a toggle: the magic is proven in both files.
+  await page.check('#cmp-colors');
+  await page.waitForFunction(() => document.querySelector('#cmp-rows-b [data-offset="0"]')?.classList.contains('lv-proven'));
+  await page.uncheck('#cmp-colors');
+  await page.waitForFunction(() => document.querySelector('#cmp-rows-b [data-offset="0"]')?.classList.contains('d-same'));
+  // Files from disk have no address to link to.
+  await page.click('#cmp-link');
+  assert.match(await page.textContent('#cmp-status'), /must come from addresses/);
+
   // The kind filter: the records on one side only (gun2.ply's SKIN).
   await page.fill('#cmp-filter', '');
   await page.selectOption('#cmp-kind', 'only_a');
