@@ -25,12 +25,12 @@ async function choose(page, name, buffer) {
   await page.waitForFunction((n) => document.querySelectorAll('#tabs [role=tab]').length === n, before + 1);
 }
 
-test('Tab reaches every control in order: open, recent, census, the tab strip, link, toolbar, hex, splitters, tree', async () => {
+test('Tab reaches every control in order: open, recent, census, compare, the tab strip, link, toolbar, hex, splitters, tree', async () => {
   const page = await openPage(env);
   await page.waitForSelector('#tree [role=treeitem][tabindex="0"]');
   const seen = [];
   const covered = [];
-  for (let i = 0; i < 15; i++) {
+  for (let i = 0; i < 16; i++) {
     await page.keyboard.press('Tab');
     seen.push(await focused(page));
     // On screen and not under anything: the element at its middle is itself (or inside it).
@@ -43,8 +43,8 @@ test('Tab reaches every control in order: open, recent, census, the tab strip, l
     if (!free) covered.push(seen.at(-1));
   }
   assert.deepEqual(covered, [], 'every control reached is visible and uncovered');
-  assert.deepEqual(seen.slice(0, 15), [
-    'open-button', 'summary:recent', 'census-button', 'tab:sample.ply', 'copy-link',
+  assert.deepEqual(seen.slice(0, 16), [
+    'open-button', 'summary:recent', 'census-button', 'compare-button', 'tab:sample.ply', 'copy-link',
     'goto', 'find', 'find-mode', 'find-prev', 'find-next', 'hex', 'split-hex', 'treeitem:magic', 'split-tree', 'viewer-lod',
   ]);
   await page.keyboard.press('Shift+Tab');
