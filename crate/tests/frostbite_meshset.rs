@@ -116,7 +116,10 @@ fn written_back_byte_for_byte_with_metadata() {
         // bytes end the file.
         let [off, len, trail, zero] = m.resmeta_computed;
         assert_eq!(zero, 0);
-        assert_eq!(off as usize + len as usize + trail as usize, b.resource.len());
+        // Trailing bytes follow the table's padding to 16; without them the file ends at the table.
+        let table_end = off as usize + len as usize;
+        let padded = if trail == 0 { table_end } else { table_end.div_ceil(16) * 16 };
+        assert_eq!(padded + trail as usize, b.resource.len());
         assert_eq!(len as usize, 4 * m.relocation.len());
     }
 }
@@ -181,7 +184,12 @@ fn passes_and_measures() {
     assert_eq!((src.file, src.offset, src.stride), (1, 0, 12));
     let names: Vec<_> = doc.checks.iter().filter(|c| c.name.starts_with("measured")).collect();
     assert!(names.iter().any(|c| c.name.contains("header bounds")));
-    assert!(names.len() >= 3 * 4);
+    // Per section: bounds, area and UV0 density, and UV1 density where it has UV1; then the
+    // header's bounds once every LOD is decoded.
+    let sections = rigid().lods.iter().flat_map(|l| l.sections.clone()).collect::<Vec<_>>();
+    let want = sections.iter().map(|s| 3 + s.uv1.is_some() as usize).sum::<usize>() + 1;
+    assert_eq!(want, 3 * 4 + 1 + 1, "by hand: four sections, one with UV1");
+    assert_eq!(names.len(), want);
 }
 
 #[test]
@@ -278,7 +286,13 @@ fn several_inline_lods_follow_each_other_in_the_trailing_data() {
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
     assert!(doc.checks.iter().all(|c| c.passed), "{:?}", doc.checks.iter().find(|c| !c.passed));
     assert_eq!(doc.mesh.lods.iter().map(|l| l.vertex_count()).collect::<Vec<_>>(), [24, 24, 16]);
-    let pads: Vec<u64> = doc.spans.fixed().iter().filter(|s| s.path.ends_with(".padding")).map(|s| s.start).collect();
+    let pads: Vec<u64> = doc
+        .spans
+        .fixed()
+        .iter()
+        .filter(|s| s.path.starts_with("trailing.lod") && s.path.ends_with(".padding"))
+        .map(|s| s.start)
+        .collect();
     assert_eq!(pads.len(), 3, "one four-byte padding after each inline LOD");
     assert_eq!(*pads.last().unwrap() + 4, built.resource.len() as u64);
     assert_eq!(doc.rewrite().unwrap().unwrap(), built.resource);

@@ -27,6 +27,32 @@ pub struct TriMesh {
     pub indices: Vec<u32>,
     pub lists: Vec<usize>,
     pub bones: Vec<u16>,
+    /// The section flags byte (0x1B); `None` takes the flags the description's table gives
+    /// the section's lists (`PASS_COMBINATIONS`).
+    pub flags: Option<u8>,
+    /// Positions stored as Half4 (usage 1, format 0x08) instead of Float3.
+    pub half_positions: bool,
+}
+
+/// The description's table of list membership and section flags (its eight largest
+/// combinations, largest first).
+pub const PASS_COMBINATIONS: [(&[usize], u8); 8] = [
+    (&[0], 0x0a),
+    (&[3, 4], 0x04),
+    (&[0, 3, 4], 0x0e),
+    (&[2], 0x0a),
+    (&[0, 3], 0x0a),
+    (&[4], 0x04),
+    (&[3], 0x00),
+    (&[3, 4], 0x0c),
+];
+
+/// The flags of the first row of the table that holds exactly these lists; 0x0a otherwise.
+pub fn pass_flags(lists: &[usize]) -> u8 {
+    let mut l = lists.to_vec();
+    l.sort_unstable();
+    l.dedup();
+    PASS_COMBINATIONS.iter().find(|(c, _)| *c == l.as_slice()).map_or(0x0a, |x| x.1)
 }
 
 #[derive(Debug, Clone, Default)]
@@ -54,14 +80,14 @@ pub struct Built {
     pub chunks: Vec<([u8; 16], Vec<u8>)>,
 }
 
-fn decl(skinned: bool, uv1: bool) -> Declaration {
+fn decl(skinned: bool, uv1: bool, half_positions: bool) -> Declaration {
     let mut d = Declaration::default();
-    let mut e = vec![Element { usage: 1, format: 0x03, offset: 0, stream: 0 }];
-    let mut s0 = 12;
+    let (format, mut s0) = if half_positions { (0x08, 8) } else { (0x03, 12) };
+    let mut e = vec![Element { usage: 1, format, offset: 0, stream: 0 }];
     if skinned {
-        e.push(Element { usage: 2, format: 0x17, offset: 12, stream: 0 });
-        e.push(Element { usage: 4, format: 0x0D, offset: 20, stream: 0 });
-        s0 = 24;
+        e.push(Element { usage: 2, format: 0x17, offset: s0, stream: 0 });
+        e.push(Element { usage: 4, format: 0x0D, offset: s0 + 8, stream: 0 });
+        s0 += 12;
     }
     e.push(Element { usage: 52, format: 0x0D, offset: 0, stream: 1 });
     e.push(Element { usage: 33, format: 0x06, offset: 4, stream: 1 });
@@ -103,7 +129,11 @@ fn geometry(l: &BuildLod, skinned: bool, sections: &mut [Section]) -> (Vec<u8>, 
         s.start_index_again = start_index;
         for v in 0..n {
             let p = t.positions[v];
-            p.iter().for_each(|c| vb.extend_from_slice(&c.to_le_bytes()));
+            if t.half_positions {
+                [p[0], p[1], p[2], 1.0].iter().for_each(|c| vb.extend_from_slice(&f32_to_half(*c).to_le_bytes()));
+            } else {
+                p.iter().for_each(|c| vb.extend_from_slice(&c.to_le_bytes()));
+            }
             if skinned {
                 let j = t.joints.get(v).copied().unwrap_or([0; 4]);
                 j.iter().for_each(|c| vb.extend_from_slice(&c.to_le_bytes()));
@@ -135,23 +165,25 @@ fn geometry(l: &BuildLod, skinned: bool, sections: &mut [Section]) -> (Vec<u8>, 
     (vb, ib)
 }
 
-/// Stored values as the decoder will measure them: UVs go through half floats first.
+/// Stored values: the bounds of the positions as given (before they are quantised, as the
+/// game's are); the area and texel density of what the decoder will measure (UVs, and half
+/// positions, through half floats first).
 fn section_record(t: &TriMesh, skinned: bool) -> Section {
-    let d = decl(skinned, t.uv1.is_some());
-    let pos: Vec<f32> = t.positions.iter().flatten().copied().collect();
-    let half = |uv: &[[f32; 2]]| -> Vec<f32> {
-        uv.iter().flatten().map(|&c| super::element_format::half_to_f32(f32_to_half(c))).collect()
-    };
+    let d = decl(skinned, t.uv1.is_some(), t.half_positions);
+    let q = |c: f32| super::element_format::half_to_f32(f32_to_half(c));
+    let exact: Vec<f32> = t.positions.iter().flatten().copied().collect();
+    let pos: Vec<f32> = if t.half_positions { exact.iter().map(|&c| q(c)).collect() } else { exact.clone() };
+    let half = |uv: &[[f32; 2]]| -> Vec<f32> { uv.iter().flatten().map(|&c| q(c)).collect() };
     let uv0 = half(&t.uv0);
     let uv1 = t.uv1.as_deref().map(half);
     let me = measure(&pos, [Some(&uv0), uv1.as_deref()], &t.indices);
-    let (lo, hi) = me.bounds.unwrap_or(([0.0; 3], [0.0; 3]));
+    let (lo, hi) = measure(&exact, [None, None], &t.indices).bounds.unwrap_or(([0.0; 3], [0.0; 3]));
     let lower = t.material.to_lowercase();
     Section {
         raw: vec![0; super::section::SIZE],
         material: t.material.clone(),
         bones: t.bones.clone(),
-        flags: if t.lists.contains(&0) && t.lists.contains(&3) { 0x0e } else { 0x0a },
+        flags: t.flags.unwrap_or_else(|| pass_flags(&t.lists)),
         material_slot: 0,
         stride: d.stride(0) as u8 + d.stride(1) as u8,
         primitive_type: 3,
@@ -307,6 +339,11 @@ pub fn build(b: &BuildMesh) -> Built {
         h.bone_bounds = bone_bounds(b);
     }
     let mut details = MeshSetDetails { header: h, lods, trailing, ..Default::default() };
+    // Laid out as the game lays it out; the details then hold that placement, as a decode
+    // of the resource would.
+    let (place, table) = super::placement::game(&details);
+    details.placement = Some(place);
+    details.relocation = table;
     let resource = writer::write(&details).unwrap_or_default();
     details.resmeta_computed = writer::resmeta(&details);
     let resmeta = super::relocation::meta_bytes(details.resmeta_computed);

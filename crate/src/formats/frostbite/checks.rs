@@ -2,8 +2,9 @@
 //! layout flags, and stored against measured bounds, area and texel density.
 
 use super::decode::Pointers;
-use super::measures::{bounds_close, ratio, RATIO_TOLERANCE};
-use super::MeshSetDetails;
+use super::element_format;
+use super::measures::{ratio, RATIO_TOLERANCE};
+use super::{placement, MeshSetDetails};
 use crate::djb2_xor;
 use crate::document::{Basis, Check, Decode};
 use crate::mesh::Mesh;
@@ -28,43 +29,46 @@ fn check(
     }
 }
 
-/// Every pointer lands inside its place (records or pool) and is listed in the relocation table.
-pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers) {
-    let (pool_start, pool_end) = m.pool_range;
-    let table: std::collections::HashSet<u64> = m.relocation.iter().map(|&v| v as u64 + 16).collect();
+fn guess(name: impl Into<String>, passed: bool, stored: impl Into<String>, measured: impl Into<String>) -> Check {
+    Check { basis: Basis::Guess, ..check(name, passed, stored, measured, None, "relocation") }
+}
+
+/// Up to eight items, then "...".
+fn show(v: &[String]) -> String {
+    if v.is_empty() {
+        return "none".to_string();
+    }
+    v.iter().take(8).cloned().collect::<Vec<_>>().join(", ") + if v.len() > 8 { ", ..." } else { "" }
+}
+
+/// Every pointer lands inside its place (records or pool), every relocation entry names one
+/// pointer field once, and every non-null pointer field is listed.
+pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]) {
+    let (pool_start, pool_end) = (m.pool_range.0 as u64, m.pool_range.1 as u64);
     let mut outside = Vec::new();
-    let mut unlisted = Vec::new();
     let mut n = 0;
-    for (ptr, in_pool) in p.records.iter().map(|x| (x, false)).chain(p.pool.iter().map(|x| (x, true))) {
-        if ptr.is_null() {
+    for q in p.all.iter().filter(|q| !q.ptr.is_null()) {
+        n += 1;
+        let t = q.ptr.target().unwrap_or(u64::MAX);
+        let end = t.saturating_add(q.len);
+        let ok = if q.record { end <= pool_start } else { t >= pool_start && end <= pool_end };
+        if ok {
             continue;
         }
-        n += 1;
-        let t = ptr.target().unwrap_or(u64::MAX);
-        let ok = if in_pool { t >= pool_start as u64 && t < pool_end as u64 } else { t < pool_start as u64 };
-        if !ok {
-            outside.push(format!("{} -> 0x{t:x}", ptr.path));
+        outside.push(format!("{} -> 0x{t:x}", q.ptr.path));
+        // An empty list pointing anywhere stops nothing from being read.
+        if q.len > 0 {
             d.errors.push(crate::Error::bad_value(
-                ptr.at,
-                ptr.path.clone(),
-                if in_pool {
-                    format!("points to 0x{t:x}, outside the pool 0x{pool_start:x}..0x{pool_end:x}")
-                } else {
+                q.ptr.at,
+                q.ptr.path.clone(),
+                if q.record {
                     format!("points to 0x{t:x}, past the records (they end at 0x{pool_start:x})")
+                } else {
+                    format!("points to 0x{t:x}, outside the pool 0x{pool_start:x}..0x{pool_end:x}")
                 },
             ));
         }
-        if !table.contains(&ptr.at) {
-            unlisted.push(ptr.path.to_string());
-        }
     }
-    let show = |v: &[String]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.iter().take(8).cloned().collect::<Vec<_>>().join(", ") + if v.len() > 8 { ", ..." } else { "" }
-        }
-    };
     d.checks.push(check(
         "pointers land in the pool (records for LOD and section pointers)",
         outside.is_empty(),
@@ -73,13 +77,149 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers) {
         None,
         "header",
     ));
+    let table_at = m.placement.as_ref().map_or(0, |p| p.table_at) as u64;
+    let mut seen = vec![false; fields.len()];
+    let mut bad = Vec::new();
+    for (k, &e) in m.relocation.iter().enumerate() {
+        match fields.binary_search(&(e as u64 + 16)) {
+            Ok(i) if seen[i] => bad.push(format!("entry {k} lists the field at 0x{:x} again", e as u64 + 16)),
+            Ok(i) => seen[i] = true,
+            Err(_) => bad.push(format!("entry {k} (0x{e:x}) names no pointer field")),
+        }
+    }
+    d.checks.push(check(
+        "relocation entries each name a pointer field, none twice",
+        bad.is_empty() && m.table_found,
+        format!("{} entries", m.relocation.len()),
+        if bad.is_empty() { "every entry names its own pointer field".into() } else { show(&bad) },
+        Some(table_at),
+        "relocation",
+    ));
+    let listed: std::collections::HashSet<u64> = m.relocation.iter().map(|&v| v as u64 + 16).collect();
+    let unlisted: Vec<String> = p
+        .all
+        .iter()
+        .filter(|q| !q.ptr.is_null() && !listed.contains(&q.ptr.at))
+        .map(|q| q.ptr.path.to_string())
+        .collect();
     d.checks.push(check(
         "pointers listed in the relocation table",
         unlisted.is_empty() && m.table_found,
         format!("{} entries", m.relocation.len()),
         format!("{n} pointers; not listed: {}", show(&unlisted)),
-        Some(m.resmeta_computed[0] as u64),
+        Some(table_at),
         "relocation",
+    ));
+}
+
+/// Where the file departs from the game's layout: observations, not failures of the file (the
+/// description allows other placements; the game's habit is what the reference
+/// implementation found on all stock MeshSets).
+pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
+    let Some(p) = &m.placement else { return };
+    if !m.table_found {
+        return;
+    }
+    let lod_at: Vec<usize> = m.lod_at.iter().map(|&a| a as usize).collect();
+    let section_at: Vec<Vec<usize>> = m.section_at.iter().map(|v| v.iter().map(|&a| a as usize).collect()).collect();
+    let game = placement::game_table(m, &lod_at, &section_at);
+    let stored: std::collections::HashSet<u32> = m.relocation.iter().copied().collect();
+    let wanted: std::collections::HashSet<u32> = game.iter().copied().collect();
+    let field = |e: &u32| format!("0x{:x}", *e as u64 + 16);
+    let missing: Vec<String> = game.iter().filter(|e| !stored.contains(e)).map(field).collect();
+    let extra: Vec<String> = m.relocation.iter().filter(|e| !wanted.contains(e)).map(field).collect();
+    c.push(guess(
+        "relocation table lists the pointer fields the game lists (null ones too)",
+        missing.is_empty() && extra.is_empty(),
+        format!("{} entries", m.relocation.len()),
+        format!("the game lists {}; not listed: {}; listed besides: {}", game.len(), show(&missing), show(&extra)),
+    ));
+    let a: Vec<u32> = m.relocation.iter().copied().filter(|e| wanted.contains(e)).collect();
+    let b: Vec<u32> = game.iter().copied().filter(|e| stored.contains(e)).collect();
+    let first = a.iter().zip(&b).position(|(x, y)| x != y);
+    c.push(guess(
+        "relocation table in the game's order",
+        first.is_none(),
+        "per LOD: sections, section names and bone lists, lists, names, bones; then the header's".to_string(),
+        first.map_or("the game's order".into(), |k| {
+            format!("entry {k} is {}, the game's is {}", field(&a[k]), field(&b[k]))
+        }),
+    ));
+    let null_empty: Vec<String> = (0..m.lods.len())
+        .flat_map(|i| (0..5).map(move |k| (i, k)))
+        .filter(|&(i, k)| m.lods[i].lists[k].is_empty() && p.lods.get(i).is_some_and(|l| l.lists[k] == 0))
+        .map(|(i, k)| format!("lod[{i}].section_list[{k}]"))
+        .collect();
+    c.push(guess(
+        "empty section lists point where they would start (not null)",
+        null_empty.is_empty(),
+        "every list has a pointer".to_string(),
+        format!("null: {}", show(&null_empty)),
+    ));
+    let mut apart = Vec::new();
+    let mut next: Option<u64> = None;
+    for (i, (l, lp)) in m.lods.iter().zip(&p.lods).enumerate() {
+        for k in 0..5 {
+            if lp.lists[k] == 0 {
+                continue;
+            }
+            if next.is_some_and(|n| n != lp.lists[k]) {
+                apart.push(format!("lod[{i}].section_list[{k}]"));
+            }
+            next = Some(lp.lists[k] + l.lists[k].len() as u64);
+        }
+    }
+    c.push(guess(
+        "section lists one after another, every LOD's (one 16-byte alignment after the last)",
+        apart.is_empty(),
+        "LOD 0's five lists, then LOD 1's, ...".to_string(),
+        format!("not right after the list before: {}", show(&apart)),
+    ));
+    c.push(guess(
+        "name parts point into their names",
+        p.copies.is_empty(),
+        "the game's name-part pointers name bytes of the name".to_string(),
+        format!("{} name parts stored apart", p.copies.len()),
+    ));
+    let (g, gt) = placement::game(m);
+    let mut differ = Vec::new();
+    let mut cmp = |a: u64, b: u64, what: String| {
+        if a != b {
+            differ.push(what);
+        }
+    };
+    for (i, (a, b)) in p.header.lods.iter().zip(&g.header.lods).enumerate() {
+        cmp(*a, *b, format!("header.lod_pointer[{i}]"));
+    }
+    cmp(p.header.name, g.header.name, "header.name_pointer".into());
+    cmp(p.header.name_last, g.header.name_last, "header.name_last_part_pointer".into());
+    cmp(p.header.bone_ids, g.header.bone_ids, "header.bounded_bone_ids_pointer".into());
+    cmp(p.header.bone_bounds, g.header.bone_bounds, "header.bone_bounds_pointer".into());
+    for (i, (a, b)) in p.lods.iter().zip(&g.lods).enumerate() {
+        cmp(a.sections, b.sections, format!("lod[{i}].section_array_pointer"));
+        for k in 0..5 {
+            cmp(a.lists[k], b.lists[k], format!("lod[{i}].section_list[{k}].pointer"));
+        }
+        cmp(a.name, b.name, format!("lod[{i}].name_pointer"));
+        cmp(a.name_part, b.name_part, format!("lod[{i}].name_part_pointer"));
+        cmp(a.name_last, b.name_last, format!("lod[{i}].name_last_part_pointer"));
+        cmp(a.bones, b.bones, format!("lod[{i}].bones_pointer"));
+    }
+    for (i, (a, b)) in p.sections.iter().zip(&g.sections).enumerate() {
+        for (k, (x, y)) in a.iter().zip(b).enumerate() {
+            cmp(x[0], y[0], format!("lod[{i}].section[{k}].material_name_pointer"));
+            cmp(x[1], y[1], format!("lod[{i}].section[{k}].bone_list_pointer"));
+        }
+    }
+    cmp(p.table_at as u64, g.table_at as u64, "relocation table offset".into());
+    cmp((m.relocation != gt) as u64, 0, "relocation entries".into());
+    cmp(p.len as u64, g.len as u64, "resource bytes".into());
+    cmp(p.gaps.len() as u64, 0, "padding bytes (the game's are zero)".into());
+    c.push(guess(
+        "records, pool and table laid out as the game lays them out",
+        differ.is_empty(),
+        format!("{} bytes", p.len),
+        format!("differs from the game's layout at: {}", show(&differ)),
     ));
 }
 
@@ -200,27 +340,64 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     }
 }
 
+/// The position format of a section's stored declaration (usage 1); f32 when it has none.
+fn position_format(s: &super::section::Section) -> u8 {
+    s.stored.used().iter().find(|e| e.usage == 1).map_or(0x03, |e| e.format)
+}
+
+/// Stored bounds against measured ones, each coordinate within the position format's
+/// precision at its magnitude (the stored bounds are those of the positions before they
+/// were quantised). Returns the pass and the largest tolerance, shown.
+fn bounds_within(stored: ([f32; 3], [f32; 3]), measured: ([f32; 3], [f32; 3]), formats: &[u8]) -> (bool, String) {
+    let mut ok = true;
+    let mut widest = (0.0f32, String::from("exact (f32)"));
+    for (a, b) in [(stored.0, measured.0), (stored.1, measured.1)] {
+        for k in 0..3 {
+            let mag = a[k].abs().max(b[k].abs());
+            let (tol, text) = formats
+                .iter()
+                .map(|&f| element_format::precision(f, mag))
+                .fold((0.0f32, String::from("exact (f32)")), |x, y| if y.0 > x.0 { y } else { x });
+            ok &= (a[k] - b[k]).abs() <= tol;
+            if tol > widest.0 {
+                widest = (tol, text);
+            }
+        }
+    }
+    (ok, widest.1)
+}
+
 /// Stored bounds, area and texel density against the decoded geometry, where it is decoded.
 pub fn measures(c: &mut Vec<crate::document::Check>, m: &MeshSetDetails, mesh: &Mesh) {
     c.retain(|x| !x.name.starts_with("measured "));
     let mut all: Option<([f32; 3], [f32; 3])> = None;
+    let mut formats = Vec::new();
+    let ratio_tol = format!("±{} %", RATIO_TOLERANCE * 100.0);
     for (i, l) in m.lods.iter().enumerate() {
         let Some(ms) = m.measures.get(i).filter(|v| v.len() == l.sections.len()) else { continue };
         for (k, (s, me)) in l.sections.iter().zip(ms).enumerate() {
             let p = format!("lod[{i}].section[{k}]");
+            let fmt = position_format(s);
+            if !formats.contains(&fmt) {
+                formats.push(fmt);
+            }
             if let Some((lo, hi)) = me.bounds {
                 let st = (
                     [s.bounds_min[0], s.bounds_min[1], s.bounds_min[2]],
                     [s.bounds_max[0], s.bounds_max[1], s.bounds_max[2]],
                 );
-                c.push(check(
-                    format!("measured {p} bounds"),
-                    bounds_close(st.0, lo) && bounds_close(st.1, hi),
-                    format!("{:?} {:?}", st.0, st.1),
-                    format!("{lo:?} {hi:?}"),
-                    sec_at(m, i, k, 0x150),
-                    format!("{p}.bounds_min"),
-                ));
+                let (ok, tol) = bounds_within(st, (lo, hi), &[fmt]);
+                c.push(Check {
+                    tolerance: tol,
+                    ..check(
+                        format!("measured {p} bounds"),
+                        ok,
+                        format!("{:?} {:?}", st.0, st.1),
+                        format!("{lo:?} {hi:?}"),
+                        sec_at(m, i, k, 0x150),
+                        format!("{p}.bounds_min"),
+                    )
+                });
                 all = Some(match all {
                     None => (lo, hi),
                     Some((a, b)) => (
@@ -230,25 +407,31 @@ pub fn measures(c: &mut Vec<crate::document::Check>, m: &MeshSetDetails, mesh: &
                 });
             }
             let r = ratio(s.area as f64, me.area);
-            c.push(check(
-                format!("measured {p} surface area"),
-                (r - 1.0).abs() <= RATIO_TOLERANCE,
-                format!("{}", s.area),
-                format!("{} (ratio {r:.4})", me.area),
-                sec_at(m, i, k, 0x14C),
-                format!("{p}.surface_area"),
-            ));
+            c.push(Check {
+                tolerance: ratio_tol.clone(),
+                ..check(
+                    format!("measured {p} surface area"),
+                    (r - 1.0).abs() <= RATIO_TOLERANCE,
+                    format!("{}", s.area),
+                    format!("{} (ratio {r:.4})", me.area),
+                    sec_at(m, i, k, 0x14C),
+                    format!("{p}.surface_area"),
+                )
+            });
             for u in 0..2 {
                 if let Some(dm) = me.uv_density[u] {
                     let r = ratio(s.uv_density[u] as f64, dm);
-                    c.push(check(
-                        format!("measured {p} uv{u} texel density"),
-                        (r - 1.0).abs() <= RATIO_TOLERANCE,
-                        format!("{}", s.uv_density[u]),
-                        format!("{dm} (ratio {r:.4})"),
-                        sec_at(m, i, k, 0x58 + 4 * u as u64),
-                        format!("{p}.uv{u}_texel_density"),
-                    ));
+                    c.push(Check {
+                        tolerance: ratio_tol.clone(),
+                        ..check(
+                            format!("measured {p} uv{u} texel density"),
+                            (r - 1.0).abs() <= RATIO_TOLERANCE,
+                            format!("{}", s.uv_density[u]),
+                            format!("{dm} (ratio {r:.4})"),
+                            sec_at(m, i, k, 0x58 + 4 * u as u64),
+                            format!("{p}.uv{u}_texel_density"),
+                        )
+                    });
                 }
             }
         }
@@ -258,14 +441,18 @@ pub fn measures(c: &mut Vec<crate::document::Check>, m: &MeshSetDetails, mesh: &
         let h = &m.header;
         let st =
             ([h.bounds_min[0], h.bounds_min[1], h.bounds_min[2]], [h.bounds_max[0], h.bounds_max[1], h.bounds_max[2]]);
-        c.push(check(
-            "measured header bounds (over every LOD's decoded positions)",
-            bounds_close(st.0, lo) && bounds_close(st.1, hi),
-            format!("{:?} {:?}", st.0, st.1),
-            format!("{lo:?} {hi:?}"),
-            Some(0x10),
-            "header.bounds_min",
-        ));
+        let (ok, tol) = bounds_within(st, (lo, hi), &formats);
+        c.push(Check {
+            tolerance: tol,
+            ..check(
+                "measured header bounds (over every LOD's decoded positions)",
+                ok,
+                format!("{:?} {:?}", st.0, st.1),
+                format!("{lo:?} {hi:?}"),
+                Some(0x10),
+                "header.bounds_min",
+            )
+        });
     }
     let _ = mesh;
 }

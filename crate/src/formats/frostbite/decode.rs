@@ -1,24 +1,44 @@
-//! Decoding a MeshSet resource: records through their pointers, the pool items they name,
-//! every pointer checked, the relocation table, trailing inline geometry.
+//! Decoding a MeshSet resource from what it stores: records through their pointers, the pool
+//! items they name, the relocation table where the metadata puts it (else after the last
+//! pointed-to byte, 16-aligned), trailing data after the table's padding, inline geometry.
 
 use super::header::{self, HeaderPtrs};
 use super::lod::{self, LodPtrs};
-use super::pool::{layout, Ptr};
+use super::placement::{self, HeaderPlace, LodPlace, Placement};
+use super::pool::{align, Ptr};
 use super::section::{self, SectionPtrs};
-use super::{checks, chunk, relocation, stored, writer, MeshSetDetails};
+use super::{checks, chunk, relocation, stored, MeshSetDetails};
 use crate::document::Decode;
 use crate::error::{Error, Result};
 use crate::field::show_text;
 use crate::read::Reader;
 use crate::span::{Confidence, Fields};
 
-/// Every pointer read, with the kind of place it must land in.
+/// One pointer field as read, with the bytes of what it names (0 for an empty list).
+#[derive(Debug, Clone)]
+pub struct Pointed {
+    pub ptr: Ptr,
+    pub len: u64,
+    /// It names a record (a LOD record or a section array), not a pooled item.
+    pub record: bool,
+}
+
+/// Every pointer field the records hold, in the order read.
 #[derive(Default)]
 pub struct Pointers {
-    /// Pointers to records (LOD records, section arrays).
-    pub records: Vec<Ptr>,
-    /// Pointers into the pool.
-    pub pool: Vec<Ptr>,
+    pub all: Vec<Pointed>,
+}
+
+impl Pointers {
+    fn push(&mut self, ptr: &Ptr, len: u64, record: bool) {
+        self.all.push(Pointed { ptr: ptr.clone(), len, record });
+    }
+    /// The sorted offsets of the pointer fields.
+    pub fn fields(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self.all.iter().map(|p| p.ptr.at).collect();
+        v.sort_unstable();
+        v
+    }
 }
 
 fn target(p: &Ptr, file: &Reader) -> Result<usize> {
@@ -32,46 +52,95 @@ fn target(p: &Ptr, file: &Reader) -> Result<usize> {
     }
 }
 
-/// A NUL-terminated string at `at`, recorded as `pool.strings[k]`.
-fn string(f: &mut Fields, file: &Reader, p: &Ptr, k: &mut usize) -> Result<String> {
-    let at = target(p, file)?;
-    let rest = file.from(at)?;
-    let len = rest.data().iter().position(|&c| c == 0).ok_or_else(|| {
-        Error::new(
-            at as u64,
-            p.path.to_string(),
-            crate::error::ErrorKind::Truncated { needed: rest.len() as u64 + 1, available: rest.len() as u64 },
-        )
-    })?;
-    let b = rest.peek(len)?;
-    f.add(
-        at as u64,
-        len as u64 + 1,
-        format!("pool.strings[{k}]"),
-        "char[] + NUL",
-        show_text(b),
-        Confidence::Proven,
-        "The strings: per LOD its section names then its Mesh:<name>_lodN name, then the MeshSet's name.",
-    );
-    *k += 1;
-    Ok(String::from_utf8_lossy(b).into_owned())
+/// What reading the pool collects besides the fields: where each part lies.
+struct Pool<'a, 'b> {
+    f: &'b mut Fields,
+    file: &'b Reader<'a>,
+    ptrs: &'b mut Pointers,
+    place: &'b mut Placement,
+    /// [start, end) of every record and pooled item read.
+    covered: &'b mut Vec<(usize, usize)>,
+    errors: Vec<Error>,
+    strings: usize,
 }
 
-/// `count` items of `size` bytes at a pointer, checked before anything is allocated.
-fn items<'a>(file: &Reader<'a>, p: &Ptr, count: u64, size: u64) -> Result<Reader<'a>> {
-    let at = target(p, file)?;
-    let r = file.from(at)?;
-    let n = r.check_count(count, size, &p.path)?;
-    r.window(0, n)
+/// `pool.keep(r)` for a result of one of the pool's own reads.
+macro_rules! keep {
+    ($pool:expr, $e:expr) => {{
+        let r = $e;
+        $pool.keep(r)
+    }};
 }
 
-/// The offset of a pointer into a string, checked to lie inside it.
-fn inside(p: &Ptr, base: &Ptr, s: &str) -> Result<u32> {
-    let off = p.value.wrapping_sub(base.value);
-    if p.value < base.value || off > s.len() as u64 {
-        return Err(Error::bad_value(p.at, p.path.to_string(), format!("does not point into the name {s:?}")));
+impl<'a> Pool<'a, '_> {
+    fn keep<T>(&mut self, r: Result<T>) -> Option<T> {
+        r.map_err(|e| self.errors.push(e)).ok()
     }
-    Ok(off as u32)
+
+    /// A NUL-terminated string at a pointer, recorded as `pool.strings[k]`; its bytes when
+    /// they are not UTF-8 are kept for the writer.
+    fn string(&mut self, p: &Ptr, note: &'static str) -> Result<(String, usize)> {
+        let slot = self.ptrs.all.len();
+        self.ptrs.push(p, 0, false);
+        let at = target(p, self.file)?;
+        let rest = self.file.from(at)?;
+        let len = memchr::memchr(0, rest.data()).ok_or_else(|| {
+            Error::new(
+                self.file.len() as u64,
+                p.path.to_string(),
+                crate::error::ErrorKind::Truncated { needed: rest.len() as u64 + 1, available: rest.len() as u64 },
+            )
+        })?;
+        let b = rest.peek(len)?;
+        let k = self.strings;
+        self.strings += 1;
+        self.f.add(
+            at as u64,
+            len as u64 + 1,
+            format!("pool.strings[{k}]"),
+            "char[] + NUL",
+            show_text(b),
+            Confidence::Proven,
+            note,
+        );
+        self.covered.push((at, at + len + 1));
+        self.ptrs.all[slot].len = len as u64 + 1;
+        let s = match std::str::from_utf8(b) {
+            Ok(s) => s.to_string(),
+            Err(_) => {
+                self.place.raw_strings.push((at, rest.peek(len + 1)?.to_vec()));
+                String::from_utf8_lossy(b).into_owned()
+            }
+        };
+        Ok((s, at))
+    }
+
+    /// `count` items of `size` bytes at a pointer, checked before anything is allocated.
+    fn items(&mut self, p: &Ptr, count: u64, size: u64) -> Result<Reader<'a>> {
+        self.ptrs.push(p, count * size, false);
+        if count == 0 {
+            return Ok(Reader::new(&[]));
+        }
+        let at = target(p, self.file)?;
+        let r = self.file.from(at)?;
+        let n = r.check_count(count, size, &p.path)?;
+        self.covered.push((at, at + n));
+        r.window(0, n)
+    }
+
+    /// A name part: an offset inside `name` when it points into it (the game's habit), else a
+    /// string of its own (community tools place copies right after the name).
+    fn name_part(&mut self, p: &Ptr, base: &Ptr, name: &str) -> Result<u32> {
+        let off = p.value.wrapping_sub(base.value);
+        if p.is_null() || (p.value >= base.value && off <= name.len() as u64) {
+            self.ptrs.push(p, 0, false);
+            return Ok(if p.is_null() { 0 } else { off as u32 });
+        }
+        let (s, at) = self.string(p, "A name part stored as a string of its own, apart from its name.")?;
+        let bytes = self.file.window(at, s.len() + 1).map(|r| r.data().to_vec()).unwrap_or_default();
+        self.place.copies.push((at, bytes));
+        Ok(name.rfind(s.as_str()).unwrap_or(name.len()) as u32)
+    }
 }
 
 pub fn decode(bytes: &[u8]) -> Decode {
@@ -84,39 +153,139 @@ pub fn decode(bytes: &[u8]) -> Decode {
 /// regions and errors are the same (the census, which reads only those, decodes this way;
 /// the fuzz target compares the two).
 pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
+    decode_meta(bytes, checks, None)
+}
+
+/// Where the relocation table is and how many entries it has.
+struct Table {
+    at: usize,
+    count: usize,
+    /// The file ended where the next entry would be.
+    ended: bool,
+}
+
+/// The table from the stored metadata, or after the last pointed-to byte (16-aligned) with
+/// as many entries as name pointer fields not yet listed.
+fn find_table(file: &Reader, meta: Option<[u32; 4]>, last: usize, fields: &[u64]) -> Table {
+    if let Some(v) = meta {
+        return Table { at: v[0] as usize, count: v[1] as usize / 4, ended: false };
+    }
+    let at = align(last, 16);
+    let mut seen = vec![false; fields.len()];
+    let mut count = 0;
+    let mut ended = false;
+    while count < fields.len() {
+        let Ok(mut r) = file.window(at + 4 * count, 4) else {
+            ended = true;
+            break;
+        };
+        let Ok(e) = r.u32() else { break };
+        match fields.binary_search(&(e as u64 + 16)) {
+            Ok(k) if !seen[k] => seen[k] = true,
+            _ => break,
+        }
+        count += 1;
+    }
+    Table { at, count, ended }
+}
+
+/// Some non-null pointer field is not among `entries`.
+fn unlisted(ptrs: &Pointers, entries: &[u32]) -> bool {
+    let listed: std::collections::HashSet<u64> = entries.iter().map(|&e| e as u64 + 16).collect();
+    ptrs.all.iter().any(|p| !p.ptr.is_null() && !listed.contains(&p.ptr.at))
+}
+
+/// `decode` with the bundle's resource metadata, when there is one: it says where the
+/// relocation table is and how long.
+pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
     let mut d = Decode::default();
     // Section records hold most fields, about one per three bytes: reserving that once saves
     // the span list's regrowths (capped, for a resource with much inline geometry).
     d.fields.spans.reserve((bytes.len() / 3).min(1 << 15));
-    let mut m = MeshSetDetails::default();
+    let mut m = MeshSetDetails { resmeta_stored: meta, ..Default::default() };
     let mut ptrs = Pointers::default();
+    let mut place = Placement { len: bytes.len(), ..Default::default() };
+    let mut covered = Vec::new();
     let file = Reader::new(bytes);
-    if let Err(e) = records(&mut d, &mut m, &mut ptrs, &file) {
+    if let Err(e) = records(&mut d, &mut m, &mut ptrs, &mut place, &mut covered, &file) {
         d.errors.push(e);
     }
-    // The relocation table and metadata: computed from the layout, read where it says.
-    let l = layout(&m);
-    m.resmeta_computed = writer::resmeta(&m);
-    let listed = ptrs.records.iter().chain(&ptrs.pool).filter(|p| !p.is_null()).count();
-    let table_at = m.resmeta_computed[0] as usize;
-    m.pool_range = (l.pool_start, table_at);
-    match relocation::read(&mut d.fields, &file, table_at, listed) {
-        Ok(t) => {
-            m.relocation = t;
-            let end = table_at + 4 * listed;
-            m.trailing = file.from(end).map(|r| r.data().to_vec()).unwrap_or_default();
-            m.resmeta_computed[2] = m.trailing.len() as u32;
-            m.table_found = true;
+    let records_end = covered.iter().map(|c| c.1).max().unwrap_or(0);
+    // The last pointed-to byte: pooled items and records, empty lists where they point.
+    let last = ptrs
+        .all
+        .iter()
+        .filter(|p| !p.ptr.is_null())
+        .filter_map(|p| p.ptr.target().map(|t| t.saturating_add(p.len)))
+        .filter(|&e| e <= bytes.len() as u64)
+        .max()
+        .unwrap_or(0)
+        .max(records_end as u64) as usize;
+    let fields = ptrs.fields();
+    let t = find_table(&file, meta, last, &fields);
+    m.pool_range = (m.records_end, t.at);
+    place.table_at = t.at;
+    match relocation::read(&mut d.fields, &file, t.at, t.count) {
+        Ok(entries) if t.ended && unlisted(&ptrs, &entries) => {
+            // The file ends inside the table: pointers are left that it does not list.
+            let end = t.at + 4 * t.count;
+            m.relocation = entries;
+            place.trailing_at = bytes.len();
+            covered.push((t.at, end));
+            d.errors.push(Error::new(
+                end as u64,
+                format!("relocation[{}]", t.count),
+                crate::error::ErrorKind::Truncated {
+                    needed: 4,
+                    available: (bytes.len() - end.min(bytes.len())) as u64,
+                },
+            ));
         }
-        Err(e) => d.errors.push(e),
+        Ok(entries) => {
+            m.relocation = entries;
+            m.table_found = true;
+            let end = t.at + 4 * t.count;
+            covered.push((t.at, end));
+            place.trailing_at = align(end, 16).min(bytes.len());
+            if place.trailing_at > end {
+                if let Ok(mut r) = file.window(end, place.trailing_at - end) {
+                    let _ = d.fields.bytes(
+                        &mut r,
+                        place.trailing_at - end,
+                        "relocation.padding",
+                        Confidence::Proven,
+                        "After the table: padding to 16 bytes, then the trailing data.",
+                    );
+                }
+            }
+            m.trailing = file.from(place.trailing_at).map(|r| r.data().to_vec()).unwrap_or_default();
+            covered.push((place.trailing_at, bytes.len()));
+        }
+        Err(e) => {
+            place.trailing_at = bytes.len();
+            d.errors.push(e);
+        }
     }
-    checks::pointers(&mut d, &m, &ptrs);
-    // Inline geometry: a LOD with an all-zero chunk GUID reads the trailing data. The one
-    // stock file has one such LOD; several (the builder makes them) follow each other in
-    // LOD order, each its vertex buffer, index buffer and four zero bytes.
-    let mut trailing_at = bytes.len() - m.trailing.len();
-    // The mesh's LODs from the records; only what a person reads needs them where the
-    // geometry is in a chunk (an inline LOD's decode makes its own).
+    place.gaps = placement::gaps(bytes, &mut covered);
+    m.placement = Some(place);
+    m.resmeta_computed = super::writer::resmeta(&m);
+    checks::pointers(&mut d, &m, &ptrs, &fields);
+    inline(&mut d, &mut m, &file, checks);
+    if checks {
+        checks::records(&mut d, &m);
+        checks::layout(&mut d.checks, &m);
+        checks::measures(&mut d.checks, &m, &d.mesh);
+        super::facts(&mut d.facts, &m);
+    }
+    d.details = crate::formats::Details::MeshSet(m);
+    d
+}
+
+/// The mesh's LODs; a LOD with an all-zero chunk GUID reads the trailing data: its vertex
+/// buffer, index buffer and four zero bytes (several such LODs follow each other).
+fn inline(d: &mut Decode, m: &mut MeshSetDetails, file: &Reader, checks: bool) {
+    let mut trailing_at = m.placement.as_ref().map_or(file.len(), |p| p.trailing_at);
+    // Only what a person reads needs the records' LODs where the geometry is in a chunk.
     d.mesh.lods = if checks {
         m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect()
     } else {
@@ -124,24 +293,25 @@ pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
     };
     m.measures = vec![Vec::new(); m.lods.len()];
     m.chunk_found = vec![false; m.lods.len()];
-    let errors_before_inline = d.errors.len();
+    let errors_before = d.errors.len();
     for (i, l) in m.lods.iter().enumerate() {
-        if l.inline() && !m.trailing.is_empty() {
-            let Ok(data) = file.from(trailing_at) else { continue };
+        if l.inline() && m.table_found {
+            let data = file.from(trailing_at.min(file.len())).unwrap_or(Reader::new(&[]));
+            let data = if data.is_empty() { Reader::with_base(&[], file.len() as u64) } else { data };
             let (lod, measured) =
                 chunk::decode_lod(&mut d.fields, &mut d.errors, l, i, &data, &format!("trailing.lod[{i}]"), 0);
             d.mesh.lods[i] = lod;
             m.measures[i] = measured;
             m.chunk_found[i] = true;
             let pad_at = trailing_at + l.vertex_bytes as usize + l.index_bytes as usize;
-            if let Ok(mut r) = file.window(pad_at, 4) {
-                let _ = d.fields.bytes(
-                    &mut r,
-                    4,
-                    format!("trailing.lod[{i}].padding"),
-                    Confidence::Observed,
-                    "The trailing data is the vertex buffer, then the index buffer, then four zero bytes",
-                );
+            let path = format!("trailing.lod[{i}].padding");
+            match file.window(pad_at, 4) {
+                Ok(mut r) => {
+                    let note = "The trailing data is the vertex buffer, then the index buffer, then four zero bytes";
+                    let _ = d.fields.bytes(&mut r, 4, path, Confidence::Observed, note);
+                }
+                Err(e) if errors_before == d.errors.len() => d.errors.push(e.at_path(&path)),
+                Err(_) => {}
             }
             trailing_at = pad_at.saturating_add(4);
         }
@@ -152,220 +322,274 @@ pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
         }
     }
     // Inline geometry stopped by a resource field: the error goes to that field's offset.
-    let inline_errors = d.errors.split_off(errors_before_inline.min(d.errors.len()));
+    let inline_errors = d.errors.split_off(errors_before.min(d.errors.len()));
     let (theirs, own) = chunk::in_resource(inline_errors, &d.fields.spans);
     d.errors.extend(theirs.into_iter().chain(own));
-    if checks {
-        checks::records(&mut d, &m);
-        checks::measures(&mut d.checks, &m, &d.mesh);
-        super::facts(&mut d.facts, &m);
-    }
-    d.details = crate::formats::Details::MeshSet(m);
-    d
 }
 
-fn records(d: &mut Decode, m: &mut MeshSetDetails, ptrs: &mut Pointers, file: &Reader) -> Result<()> {
+/// The records: header, LOD records and section records through their pointers; then the pool.
+fn records(
+    d: &mut Decode,
+    m: &mut MeshSetDetails,
+    ptrs: &mut Pointers,
+    place: &mut Placement,
+    covered: &mut Vec<(usize, usize)>,
+    file: &Reader,
+) -> Result<()> {
     let f = &mut d.fields;
     let (h, hp) = header::read(f, file)?;
+    covered.push((0, h.size()));
     m.header = h;
-    let HeaderPtrs { lods: lod_ptrs, name, name_last, bone_ids, bone_bounds } = hp;
+    // Every LOD record first, then every LOD's sections: a cut section keeps the records
+    // before it.
     let mut lptrs: Vec<LodPtrs> = Vec::new();
-    let mut sptrs: Vec<Vec<SectionPtrs>> = Vec::new();
-    for (i, p) in lod_ptrs.iter().enumerate() {
-        ptrs.records.push(p.clone());
-        let at = target(p, file)?;
-        if at < m.header.size() {
-            return Err(Error::bad_value(p.at, p.path.to_string(), "LOD pointer lands inside the header"));
-        }
-        let (mut l, lp) = lod::read(f, file, at, m.header.lod_bytes, i)?;
-        m.lod_at.push(at as u64);
-        m.section_at.push(Vec::new());
-        ptrs.records.push(lp.sections.clone());
-        let mut sp = Vec::new();
-        if lp.section_count > 0 {
-            let sat = target(&lp.sections, file)?;
-            file.from(sat)?.check_count(
-                lp.section_count as u64,
-                section::SIZE as u64,
-                &format!("lod[{i}].section_count"),
-            )?;
-            for k in 0..lp.section_count as usize {
-                let (s, p) = section::read(f, file, sat + k * section::SIZE, &format!("lod[{i}].section[{k}]"))?;
-                if let Some(v) = m.section_at.last_mut() {
-                    v.push((sat + k * section::SIZE) as u64);
-                }
-                l.sections.push(s);
-                sp.push(p);
+    let mut result = Ok(());
+    for (i, p) in hp.lods.iter().enumerate() {
+        match lod_record(f, m, p, i, file, covered) {
+            Ok(lp) => {
+                ptrs.push(p, m.header.lod_bytes as u64, true);
+                place.header.lods.push(p.value);
+                place.lods.push(LodPlace { sections: lp.sections.value, ..Default::default() });
+                lptrs.push(lp);
+            }
+            Err(e) => {
+                result = Err(e);
+                break;
             }
         }
-        m.lods.push(l);
-        lptrs.push(lp);
+    }
+    let mut sptrs: Vec<Vec<SectionPtrs>> = Vec::new();
+    for (i, lp) in lptrs.iter().enumerate() {
+        let mut sp = Vec::new();
+        let r = if result.is_ok() { sections(f, m, lp, i, file, covered, &mut sp) } else { Ok(()) };
+        ptrs.push(&lp.sections, (sp.len() * section::SIZE) as u64, true);
+        place.sections.push(sp.iter().map(|s| [s.material.value, s.bones.value]).collect());
         sptrs.push(sp);
+        if let Err(e) = r {
+            result = Err(e);
+        }
     }
     m.header.lod_count = m.lods.len() as u16;
-    // The pool, item by item; a bad item is reported and the rest still read.
-    let mut errors = Vec::new();
-    let mut k = 0usize;
-    macro_rules! try_push {
-        ($e:expr) => {
-            match $e {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    errors.push(e);
-                    None
-                }
-            }
-        };
+    m.records_end = covered.iter().map(|c| c.1).max().unwrap_or(0);
+    let mut pool = Pool { f, file, ptrs, place, covered, errors: Vec::new(), strings: 0 };
+    read_pool(&mut pool, m, &hp, &lptrs, &sptrs);
+    d.errors.extend(pool.errors);
+    result
+}
+
+/// LOD record `i` at its pointer.
+fn lod_record(
+    f: &mut Fields,
+    m: &mut MeshSetDetails,
+    p: &Ptr,
+    i: usize,
+    file: &Reader,
+    covered: &mut Vec<(usize, usize)>,
+) -> Result<LodPtrs> {
+    let at = target(p, file)?;
+    if at < m.header.size() {
+        return Err(Error::bad_value(p.at, p.path.to_string(), "LOD pointer lands inside the header"));
     }
-    for (i, (l, sp)) in m.lods.iter_mut().zip(&sptrs).enumerate() {
+    let (l, lp) = lod::read(f, file, at, m.header.lod_bytes, i)?;
+    covered.push((at, at + m.header.lod_bytes as usize));
+    m.lod_at.push(at as u64);
+    m.section_at.push(Vec::new());
+    m.lods.push(l);
+    Ok(lp)
+}
+
+/// LOD `i`'s section records at its section-array pointer; those read before a failure stay.
+fn sections(
+    f: &mut Fields,
+    m: &mut MeshSetDetails,
+    lp: &LodPtrs,
+    i: usize,
+    file: &Reader,
+    covered: &mut Vec<(usize, usize)>,
+    sp: &mut Vec<SectionPtrs>,
+) -> Result<()> {
+    if lp.section_count == 0 {
+        return Ok(());
+    }
+    let sat = target(&lp.sections, file)?;
+    // The whole sections there are, then the count's error if more were promised.
+    let rest = file.from(sat)?;
+    let fits = rest.check_count(lp.section_count as u64, section::SIZE as u64, &format!("lod[{i}].section_count"));
+    let whole = (lp.section_count as usize).min(rest.len() / section::SIZE);
+    for k in 0..whole {
+        let sa = sat + k * section::SIZE;
+        let (s, p) = section::read(f, file, sa, &format!("lod[{i}].section[{k}]"))?;
+        covered.push((sa, sa + section::SIZE));
+        m.section_at[i].push(sa as u64);
+        m.lods[i].sections.push(s);
+        sp.push(p);
+    }
+    fits.map(|_| ()).map_err(|e| Error { offset: lp.section_count_at, ..e })
+}
+
+fn read_pool(pool: &mut Pool, m: &mut MeshSetDetails, hp: &HeaderPtrs, lptrs: &[LodPtrs], sptrs: &[Vec<SectionPtrs>]) {
+    for (i, (l, sp)) in m.lods.iter_mut().zip(sptrs).enumerate() {
         for (j, (s, p)) in l.sections.iter_mut().zip(sp).enumerate() {
-            ptrs.pool.push(p.material.clone());
-            if let Some(v) = try_push!(string(f, file, &p.material, &mut k)) {
+            let note =
+                "The strings: per LOD its section names then its Mesh:<name>_lodN name, then the MeshSet's name.";
+            if let Some((v, _)) = keep!(pool, pool.string(&p.material, note)) {
                 s.material = v;
             }
-            ptrs.pool.push(p.bones.clone());
-            if p.bone_count > 0 {
-                if let Some(mut r) = try_push!(items(file, &p.bones, p.bone_count as u64, 2)) {
-                    let at = r.offset();
-                    s.bones = (0..p.bone_count).filter_map(|_| r.u16().ok()).collect();
-                    f.add(
-                        at,
-                        2 * p.bone_count as u64,
-                        format!("pool.bone_lists.lod[{i}].section[{j}]"),
-                        "u16[]",
-                        format!("{:?}", s.bones),
-                        Confidence::Proven,
-                        "The bone lists (then 16-aligned).",
-                    );
-                }
-            }
-        }
-        let lp = &lptrs[i];
-        for p in [&lp.name, &lp.name_part, &lp.name_last] {
-            ptrs.pool.push(p.clone());
-        }
-        if let Some(v) = try_push!(string(f, file, &lp.name, &mut k)) {
-            l.name = v;
-            l.name_part = try_push!(inside(&lp.name_part, &lp.name, &l.name)).unwrap_or(0);
-            l.name_last = try_push!(inside(&lp.name_last, &lp.name, &l.name)).unwrap_or(0);
-        }
-    }
-    ptrs.pool.push(name.clone());
-    ptrs.pool.push(name_last.clone());
-    if let Some(v) = try_push!(string(f, file, &name, &mut k)) {
-        m.header.name = v;
-        m.header.name_last = try_push!(inside(&name_last, &name, &m.header.name)).unwrap_or(0);
-    }
-    for (i, l) in m.lods.iter_mut().enumerate() {
-        let lp = &lptrs[i];
-        for (j, (c, p)) in lp.lists.iter().enumerate() {
-            ptrs.pool.push(p.clone());
-            if *c == 0 {
+            if p.bone_count == 0 {
+                pool.ptrs.push(&p.bones, 0, false);
                 continue;
             }
-            if let Some(r) = try_push!(items(file, p, *c as u64, 1)) {
-                l.lists[j] = r.data().to_vec();
-                let bad = l.lists[j].iter().find(|&&x| x as usize >= l.sections.len());
-                if let Some(b) = bad {
-                    errors.push(Error::bad_value(
-                        r.base(),
-                        format!("pool.section_lists.lod[{i}].list[{j}]"),
-                        format!("section {b} of {}", l.sections.len()),
-                    ));
-                }
-                f.add(
-                    r.base(),
-                    *c as u64,
-                    format!("pool.section_lists.lod[{i}].list[{j}]"),
-                    "u8[]",
-                    format!("{:?}", l.lists[j]),
-                    Confidence::Proven,
-                    "Each LOD's five section-index lists (16-aligned).",
-                );
-            }
-        }
-        if let Some(p) = &lp.bone_masks {
-            ptrs.pool.push(p.clone());
-            let n = l.sections.len() as u64;
-            if !p.is_null() && n > 0 {
-                if let Some(mut r) = try_push!(items(file, p, n, 24)) {
-                    for j in 0..n {
-                        let at = r.offset();
-                        if let Ok(b) = r.array::<24>() {
-                            l.bone_masks.push(b);
-                            f.add(
-                                at,
-                                24,
-                                format!("pool.bone_masks.lod[{i}].section[{j}]"),
-                                "u8[24]",
-                                crate::field::show_hex(&b),
-                                Confidence::Proven,
-                                "0xb8 records: a 24-byte bone mask per section (16-aligned).",
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        if let Some((c, p)) = &lp.bone_map {
-            ptrs.pool.push(p.clone());
-            if *c > 0 {
-                if let Some(mut r) = try_push!(items(file, p, *c as u64, 4)) {
-                    let at = r.offset();
-                    l.bone_map = (0..*c).filter_map(|_| r.u32().ok()).collect();
-                    f.add(
-                        at,
-                        4 * *c as u64,
-                        format!("pool.bone_map.lod[{i}]"),
-                        "u32[]",
-                        format!("{:?}", l.bone_map),
-                        Confidence::Proven,
-                        "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).",
-                    );
-                }
-            }
-        }
-    }
-    if let (Some(ids), Some(bb)) = (bone_ids, bone_bounds) {
-        let h = &mut m.header;
-        ptrs.pool.push(ids.clone());
-        if h.bounded_bone_count > 0 {
-            if let Some(mut r) = try_push!(items(file, &ids, h.bounded_bone_count as u64, 2)) {
+            let r = pool.items(&p.bones, p.bone_count as u64, 2).map(|mut r| {
                 let at = r.offset();
-                h.bone_ids = (0..h.bounded_bone_count).filter_map(|_| r.u16().ok()).collect();
-                f.add(
+                ((0..p.bone_count).filter_map(|_| r.u16().ok()).collect::<Vec<_>>(), at)
+            });
+            if let Some((bones, at)) = pool.keep(r) {
+                pool.f.add(
                     at,
-                    2 * h.bone_ids.len() as u64,
-                    "pool.bone_ids",
+                    2 * p.bone_count as u64,
+                    format!("pool.bone_lists.lod[{i}].section[{j}]"),
                     "u16[]",
-                    format!("{:?}", h.bone_ids),
+                    format!("{bones:?}"),
                     Confidence::Proven,
-                    "Bounded bone ids (16-aligned).",
+                    "The bone lists (then 16-aligned).",
                 );
+                s.bones = bones;
             }
         }
-        ptrs.pool.push(bb.clone());
-        let n = h.bone_bounds_count() as u64;
-        if n > 0 {
-            if let Some(mut r) = try_push!(items(file, &bb, n, 32)) {
-                for j in 0..n {
-                    let at = r.offset();
-                    if let Ok(v) = r.f32x::<8>() {
-                        h.bone_bounds.push(v);
-                        f.add(
-                            at,
-                            32,
-                            format!("pool.bone_bounds[{j}]"),
-                            "f32x4[2]",
-                            crate::field::show_floats(&v),
-                            Confidence::Proven,
-                            "f32x4 minimum and maximum per bounded bone, else per bone (16-aligned).",
-                        );
-                    }
-                }
+        let lp = &lptrs[i];
+        let place = &mut pool.place.lods[i];
+        (place.name, place.name_part, place.name_last) = (lp.name.value, lp.name_part.value, lp.name_last.value);
+        let note = "The strings: per LOD its section names then its Mesh:<name>_lodN name, then the MeshSet's name.";
+        if let Some((v, _)) = keep!(pool, pool.string(&lp.name, note)) {
+            l.name = v;
+            l.name_part = keep!(pool, pool.name_part(&lp.name_part, &lp.name, &l.name)).unwrap_or(0);
+            l.name_last = keep!(pool, pool.name_part(&lp.name_last, &lp.name, &l.name)).unwrap_or(0);
+        } else {
+            pool.ptrs.push(&lp.name_part, 0, false);
+            pool.ptrs.push(&lp.name_last, 0, false);
+        }
+    }
+    let h = &mut m.header;
+    pool.place.header.name = hp.name.value;
+    pool.place.header.name_last = hp.name_last.value;
+    let note = "The MeshSet's name (16-aligned).";
+    if let Some((v, _)) = keep!(pool, pool.string(&hp.name, note)) {
+        h.name = v;
+        h.name_last = keep!(pool, pool.name_part(&hp.name_last, &hp.name, &h.name)).unwrap_or(0);
+    } else {
+        pool.ptrs.push(&hp.name_last, 0, false);
+    }
+    for (i, l) in m.lods.iter_mut().enumerate() {
+        lists(pool, l, &lptrs[i], i);
+        bones(pool, l, &lptrs[i], i);
+    }
+    if let (Some(ids), Some(bb)) = (&hp.bone_ids, &hp.bone_bounds) {
+        bone_tables(pool, &mut m.header, ids, bb);
+    }
+}
+
+fn lists(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
+    for (j, (c, p)) in lp.lists.iter().enumerate() {
+        pool.place.lods[i].lists[j] = p.value;
+        let sections = l.sections.len();
+        let Some(r) = keep!(pool, pool.items(p, *c as u64, 1)) else { continue };
+        if *c == 0 {
+            continue;
+        }
+        let (base, v) = (r.base(), r.data().to_vec());
+        let path = format!("pool.section_lists.lod[{i}].list[{j}]");
+        if let Some(b) = v.iter().find(|&&x| x as usize >= sections) {
+            pool.errors.push(Error::bad_value(base, path.clone(), format!("section {b} of {sections}")));
+        }
+        let note = "Each LOD's five section-index lists, one LOD's after another (16-aligned after the last).";
+        pool.f.add(base, *c as u64, path, "u8[]", format!("{v:?}"), Confidence::Proven, note);
+        l.lists[j] = v;
+    }
+}
+
+fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
+    if let Some(p) = &lp.bone_masks {
+        pool.place.lods[i].bones = p.value;
+        let n = if p.is_null() { 0 } else { l.sections.len() as u64 };
+        if let Some(mut r) = keep!(pool, pool.items(p, n, 24)) {
+            let mut masks = Vec::new();
+            for _ in 0..n {
+                let at = r.offset();
+                let Ok(b) = r.array::<24>() else { break };
+                masks.push((at, b));
+            }
+            for (j, (at, b)) in masks.into_iter().enumerate() {
+                pool.f.add(
+                    at,
+                    24,
+                    format!("pool.bone_masks.lod[{i}].section[{j}]"),
+                    "u8[24]",
+                    crate::field::show_hex(&b),
+                    Confidence::Proven,
+                    "0xb8 records: a 24-byte bone mask per section (16-aligned).",
+                );
+                l.bone_masks.push(b);
             }
         }
     }
-    d.errors.extend(errors);
-    Ok(())
+    if let Some((c, p)) = &lp.bone_map {
+        pool.place.lods[i].bones = p.value;
+        let r = pool.items(p, *c as u64, 4).map(|mut r| (r.offset(), (0..*c).filter_map(|_| r.u32().ok()).collect()));
+        if let Some((at, map)) = pool.keep(r) {
+            let map: Vec<u32> = map;
+            if *c > 0 {
+                pool.f.add(
+                    at,
+                    4 * *c as u64,
+                    format!("pool.bone_map.lod[{i}]"),
+                    "u32[]",
+                    format!("{map:?}"),
+                    Confidence::Proven,
+                    "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).",
+                );
+            }
+            l.bone_map = map;
+        }
+    }
+}
+
+fn bone_tables(pool: &mut Pool, h: &mut header::Header, ids: &Ptr, bb: &Ptr) {
+    pool.place.header = HeaderPlace { bone_ids: ids.value, bone_bounds: bb.value, ..pool.place.header.clone() };
+    let n = h.bounded_bone_count as u64;
+    let r = pool.items(ids, n, 2).map(|mut r| (r.offset(), (0..n).filter_map(|_| r.u16().ok()).collect()));
+    if let Some((at, v)) = pool.keep(r) {
+        h.bone_ids = v;
+        if n > 0 {
+            pool.f.add(
+                at,
+                2 * n,
+                "pool.bone_ids",
+                "u16[]",
+                format!("{:?}", h.bone_ids),
+                Confidence::Proven,
+                "Bounded bone ids (16-aligned).",
+            );
+        }
+    }
+    let n = h.bone_bounds_count() as u64;
+    if let Some(mut r) = keep!(pool, pool.items(bb, n, 32)) {
+        let mut v = Vec::new();
+        for _ in 0..n {
+            let at = r.offset();
+            let Ok(b) = r.f32x::<8>() else { break };
+            v.push((at, b));
+        }
+        for (j, (at, b)) in v.into_iter().enumerate() {
+            pool.f.add(
+                at,
+                32,
+                format!("pool.bone_bounds[{j}]"),
+                "f32x4[2]",
+                crate::field::show_floats(&b),
+                Confidence::Proven,
+                "f32x4 minimum and maximum per bounded bone, else per bone (16-aligned).",
+            );
+            h.bone_bounds.push(b);
+        }
+    }
 }

@@ -60,55 +60,42 @@ pub fn info(id: u8) -> Option<(&'static str, u8, u8)> {
 }
 
 /// IEEE half to f32.
+#[inline]
 pub fn half_to_f32(h: u16) -> f32 {
-    let s = ((h >> 15) & 1) as u32;
-    let e = ((h >> 10) & 0x1f) as u32;
-    let m = (h & 0x3ff) as u32;
-    let bits = if e == 0 {
-        if m == 0 {
-            s << 31
-        } else {
-            // Subnormal: value is m * 2^-24.
-            let v = m as f32 * (1.0 / 16_777_216.0);
-            return if s == 1 { -v } else { v };
-        }
-    } else if e == 31 {
-        (s << 31) | 0x7f80_0000 | (m << 13)
-    } else {
-        (s << 31) | ((e + 112) << 23) | (m << 13)
-    };
-    f32::from_bits(bits)
+    half::f16::from_bits(h).to_f32()
 }
 
 /// f32 to IEEE half, round to nearest even; used by the builder.
 pub fn f32_to_half(v: f32) -> u16 {
-    let b = v.to_bits();
-    let s = ((b >> 16) & 0x8000) as u16;
-    let e = ((b >> 23) & 0xff) as i32;
-    let m = b & 0x7f_ffff;
-    if e == 255 {
-        return s | 0x7c00 | if m != 0 { 0x200 } else { 0 };
-    }
-    let e2 = e - 127 + 15;
-    if e2 >= 31 {
-        return s | 0x7c00;
-    }
-    if e2 <= 0 {
-        if e2 < -10 {
-            return s;
+    half::f16::from_f32(v).to_bits()
+}
+
+/// How far a value decoded from format `id` may lie from the value that was stored, at
+/// magnitude `m`: half a step for half floats (the step at that magnitude), one step for
+/// normalised and plain integers, nothing for f32. With the text a person reads.
+pub fn precision(id: u8, m: f32) -> (f32, String) {
+    let step = |s: f64, what: &str| (s as f32, format!("±1 step of {what} ({s:.3e})"));
+    match id {
+        0x01..=0x04 => (0.0, "exact (f32)".into()),
+        0x05..=0x08 => {
+            let h = half::f16::from_f32(m.abs());
+            let ulp = if h.is_finite() {
+                (half::f16::from_bits(h.to_bits() + 1).to_f32() - h.to_f32()) as f64
+            } else {
+                f64::INFINITY
+            };
+            ((ulp / 2.0) as f32, format!("±0.5 step of f16 at {m} ({:.3e})", ulp / 2.0))
         }
-        let m = m | 0x80_0000;
-        let shift = (14 - e2) as u32;
-        let half = 1u32 << (shift - 1);
-        let r = m >> shift;
-        let rem = m & ((1 << shift) - 1);
-        let r = if rem > half || (rem == half && r & 1 == 1) { r + 1 } else { r };
-        return s | r as u16;
+        0x0B => step(1.0 / 127.0, "8-bit snorm"),
+        0x0D | 0x32 => step(1.0 / 255.0, "8-bit unorm"),
+        0x12..=0x15 => step(1.0 / 32767.0, "16-bit snorm"),
+        0x18 | 0x19 => step(1.0 / 65535.0, "16-bit unorm"),
+        0x1D..=0x1F => step(1.0 / i32::MAX as f64, "32-bit snorm"),
+        0x23..=0x25 => step(1.0 / u32::MAX as f64, "32-bit unorm"),
+        0x27 | 0x2B | 0x2F => step(1.0 / 511.0, "10-bit snorm"),
+        0x29 | 0x2D | 0x31 => step(1.0 / 1023.0, "10-bit unorm"),
+        _ => step(1.0, "an integer"),
     }
-    let r = ((e2 as u32) << 10) | (m >> 13);
-    let rem = m & 0x1fff;
-    let r = if rem > 0x1000 || (rem == 0x1000 && r & 1 == 1) { r + 1 } else { r };
-    s | r as u16
 }
 
 fn sext(v: u32, bits: u32) -> i32 {
@@ -268,6 +255,18 @@ mod tests {
         for v in [0.0f32, 1.0, -0.5, 0.25, 1000.0, 0.000_061_035_156] {
             assert_eq!(half_to_f32(f32_to_half(v)), v);
         }
+    }
+
+    #[test]
+    fn precision_is_half_a_half_step_or_one_integer_step() {
+        // Halves from 64 to 128 step by 1/16; from 1 to 2 by 1/1024.
+        assert_eq!(precision(0x08, 100.0).0, 1.0 / 32.0);
+        assert_eq!(precision(0x06, -1.5).0, 1.0 / 2048.0);
+        assert_eq!(precision(0x03, 100.0), (0.0, "exact (f32)".to_string()));
+        assert_eq!(precision(0x15, 0.3).0, 1.0 / 32767.0);
+        assert_eq!(precision(0x0D, 0.3).0, 1.0 / 255.0);
+        assert_eq!(precision(0x11, 7.0).0, 1.0);
+        assert_eq!(precision(0x08, 1e6).0, f32::INFINITY, "past the largest half");
     }
 
     #[test]

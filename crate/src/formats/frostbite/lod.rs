@@ -57,6 +57,8 @@ impl Lod {
 #[derive(Debug, Default)]
 pub struct LodPtrs {
     pub section_count: u32,
+    /// Where the section count is stored.
+    pub section_count_at: u64,
     pub sections: Ptr,
     pub lists: [(u32, Ptr); 5],
     pub name: Ptr,
@@ -77,6 +79,7 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     f.record(path.clone(), r.base(), bytes as u64);
     let mut p = LodPtrs::default();
     r.seek(0x8)?;
+    p.section_count_at = r.offset();
     p.section_count = f.read(&mut r, pp("section_count"), Confidence::Proven, "")?;
     p.sections = read_ptr(f, &mut r, &pp("section_array_pointer"), Confidence::Proven, "")?;
     for k in 0..5 {

@@ -239,10 +239,6 @@ pub fn ratio(stored: f64, measured: f64) -> f64 {
 /// Tolerance of the area and density checks: stored/measured within 1 % (the description's
 /// stock sections sit within 0.996-1.003 for area and 0.996-1.001 for density, quartiles).
 pub const RATIO_TOLERANCE: f64 = 0.01;
-/// Bounds: each coordinate within 1e-3 m plus 1e-4 of its size.
-pub fn bounds_close(stored: [f32; 3], measured: [f32; 3]) -> bool {
-    (0..3).all(|k| (stored[k] - measured[k]).abs() <= 1e-3 + 1e-4 * measured[k].abs())
-}
 
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@ pub mod header;
 pub mod lod;
 pub mod lodgroup;
 pub mod measures;
+pub mod placement;
 pub mod pool;
 pub mod relocation;
 pub mod section;
@@ -41,6 +42,11 @@ pub struct MeshSetDetails {
     pub resmeta_computed: [u32; 4],
     /// Where the pool starts and ends (the relocation table's offset).
     pub pool_range: (usize, usize),
+    /// The end of the last record read (header, LOD records, section records).
+    pub records_end: usize,
+    /// Where every part lies as stored; `None` for a MeshSet not read from a file, which the
+    /// writer lays out as the game does.
+    pub placement: Option<placement::Placement>,
     /// Where each LOD record and each of its section records was read (absolute offsets).
     pub lod_at: Vec<u64>,
     pub section_at: Vec<Vec<u64>>,
@@ -51,12 +57,18 @@ pub struct MeshSetDetails {
 }
 
 /// The header's own shape: header bytes minus 16 is 0xc0 or 0xd0, LOD record bytes 0xb0, 0xb8
-/// or 0xbc, section record bytes 384, and a LOD count of at most seven.
+/// or 0xbc, section record bytes 384, and a LOD count of at most seven. A file cut short
+/// before the count (0xB4) is still a MeshSet when its first three words hold: it opens with
+/// its truncation error.
 pub fn detect_meshset(_name: &str, bytes: &[u8]) -> bool {
     let mut r = Reader::new(bytes);
     let (Ok(a), Ok(b), Ok(c)) = (r.u32(), r.u32(), r.u32()) else { return false };
     let count = Reader::new(bytes).window(0xB4, 2).and_then(|mut w| w.u16());
-    (a == 0xc0 || a == 0xd0) && [0xb0, 0xb8, 0xbc].contains(&b) && c == 384 && matches!(count, Ok(1..=7))
+    let count_ok = match count {
+        Ok(n) => (1..=7).contains(&n),
+        Err(_) => bytes.len() < 0xB6,
+    };
+    (a == 0xc0 || a == 0xd0) && [0xb0, 0xb8, 0xbc].contains(&b) && c == 384 && count_ok
 }
 
 /// A geometry chunk is known by the GUID its file name carries.
@@ -97,8 +109,13 @@ pub fn facts(out: &mut Vec<(String, String)>, m: &MeshSetDetails) {
 fn details(doc: &mut Document) -> Result<&mut MeshSetDetails> {
     match &mut doc.details {
         Details::MeshSet(m) => Ok(m),
-        _ => Err(Error::unsupported(0, "", "not a decoded MeshSet")),
+        _ => Err(Error::unsupported(0, "header", format!("{} is not a decoded MeshSet", doc.name))),
     }
+}
+
+/// Where LOD `li`'s chunk GUID is stored, and its path.
+fn guid_field(m: &MeshSetDetails, li: usize) -> (u64, String) {
+    (m.lod_at.get(li).map_or(0x30, |a| a + 0x74), format!("lod[{li}].geometry_chunk"))
 }
 
 /// Attaches a companion file: `NAME.resmeta` (the bundle's metadata) or a geometry chunk
@@ -107,24 +124,52 @@ pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document
     if name.ends_with(".resmeta") {
         return attach_resmeta(doc, name, bytes);
     }
-    let g =
-        guid::from_name(name).ok_or_else(|| Error::bad_value(0, "", format!("{name}: no chunk GUID in the name")))?;
     let m = details(doc)?;
-    let li = m
-        .lods
-        .iter()
-        .position(|l| l.chunk == g)
-        .ok_or_else(|| Error::bad_value(0, "", format!("{name}: no LOD names chunk {}", guid::text(&g))))?;
+    let g = guid::from_name(name).ok_or_else(|| {
+        Error::bad_value(
+            0,
+            "chunk file name",
+            format!("{name}: no chunk GUID in the name (attach it to a LOD by hand)"),
+        )
+    })?;
+    let li = m.lods.iter().position(|l| l.chunk == g).ok_or_else(|| {
+        let (at, path) = guid_field(m, 0);
+        let path = if m.lods.len() > 1 { path.replace("lod[0]", "lod[*]") } else { path };
+        Error::bad_value(at, path, format!("{name}: no LOD names chunk {}", guid::text(&g)))
+    })?;
     attach_to(doc, li, name, bytes)
 }
 
+/// The check an attached chunk gets when its file name carries a GUID: the LOD's own.
+fn guid_check(m: &MeshSetDetails, li: usize, name: &str, lod_guid: &[u8; 16]) -> Option<crate::document::Check> {
+    let g = guid::from_name(name)?;
+    let (at, path) = guid_field(m, li);
+    Some(crate::document::Check {
+        name: format!("attached chunk's GUID is lod[{li}]'s"),
+        passed: &g == lod_guid,
+        stored: format!("lod[{li}] names chunk {}", guid::text(lod_guid)),
+        measured: format!("{name} is chunk {}", guid::text(&g)),
+        offset: Some(at),
+        path,
+        basis: crate::document::Basis::Description,
+        tolerance: String::new(),
+    })
+}
+
 /// Attaches `bytes` as LOD `li`'s geometry chunk, whatever its name says. The MeshSet
-/// document's mesh takes the LOD's geometry; the chunk document holds the spans.
+/// document's mesh takes the LOD's geometry; the chunk document holds the spans. A file name
+/// carrying another GUID than the LOD's gets a failed check first, in both documents.
 pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> Result<Document> {
     let file = doc.attached.len() as u32 + 1;
     let m = details(doc)?;
-    let l = m.lods.get(li).ok_or_else(|| Error::bad_value(0, "", format!("no LOD {li}")))?;
+    let n = m.lods.len();
+    let l = m
+        .lods
+        .get(li)
+        .ok_or_else(|| Error::bad_value(0xB4, "header.lod_count", format!("no LOD {li}: the MeshSet has {n}")))?;
+    let guid_check = guid_check(m, li, name, &l.chunk);
     let mut d = Decode::default();
+    d.checks.extend(guid_check.clone());
     let data = Reader::new(&bytes);
     let (mut lod, measured) =
         chunk::decode_lod(&mut d.fields, &mut d.errors, l, li, &data, &format!("lod[{li}]"), file);
@@ -143,6 +188,10 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
     if let Details::MeshSet(m) = &doc.details {
         checks::measures(&mut doc.checks, m, &doc.mesh);
     }
+    if let Some(c) = guid_check {
+        doc.checks.retain(|x| x.name != c.name);
+        doc.checks.insert(0, c);
+    }
     doc.attached.push(name.to_string());
     // A resource field that stops the chunk's decode (an index format, a declaration) is the
     // resource's error, at that field; the chunk keeps the errors in its own bytes.
@@ -156,12 +205,22 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
     Ok(Document::from_decode(name, Format::FrostbiteChunk, bytes, d))
 }
 
+/// The bundle's metadata says where the relocation table is and how long: when that is not
+/// where the decode found it, the resource is decoded again with it (keeping the LODs whose
+/// chunks are attached).
 fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document> {
     let m = details(doc)?;
-    let v = relocation::read_meta(&bytes)
-        .ok_or_else(|| Error::bad_value(0, "", format!("{name}: {} bytes, not 16", bytes.len())))?;
+    let v = relocation::read_meta(&bytes).ok_or_else(|| {
+        Error::bad_value(bytes.len().min(16) as u64, "resmeta", format!("{name}: {} bytes, not 16", bytes.len()))
+    })?;
+    let found = m.placement.as_ref().map(|p| (p.table_at as u32, 4 * m.relocation.len() as u32));
+    if found != Some((v[0], v[1])) || !m.table_found {
+        redecode(doc, v);
+    }
+    let m = details(doc)?;
     m.resmeta_stored = Some(v);
     let c = m.resmeta_computed;
+    doc.checks.retain(|x| !x.name.starts_with("resource metadata"));
     doc.checks.push(crate::document::Check {
         name: "resource metadata {table offset, table bytes, trailing bytes, 0}".into(),
         passed: v == c,
@@ -174,8 +233,7 @@ fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Docu
     });
     let mut f = Fields::default();
     let mut r = Reader::new(&bytes);
-    for (k, n) in ["table_offset", "table_bytes", "trailing_bytes", "zero"].iter().enumerate() {
-        let _ = k;
+    for n in ["table_offset", "table_bytes", "trailing_bytes", "zero"] {
         let _: Result<u32> = f.read(
             &mut r,
             format!("resmeta.{n}"),
@@ -185,6 +243,27 @@ fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Docu
     }
     let d = Decode { fields: f, ..Default::default() };
     Ok(Document::from_decode(name, Format::Unknown, bytes, d))
+}
+
+/// Decodes the resource again with the table the metadata names; LODs whose chunks were
+/// attached keep their geometry.
+fn redecode(doc: &mut Document, meta: [u32; 4]) {
+    let d = decode::decode_meta(&doc.bytes, true, Some(meta));
+    let bytes = std::mem::take(&mut doc.bytes);
+    let old = std::mem::replace(doc, Document::from_decode(&doc.name.clone(), doc.format, bytes, d));
+    doc.attached = old.attached;
+    let (Details::MeshSet(was), Details::MeshSet(now)) = (&old.details, &mut doc.details) else { return };
+    for (li, found) in was.chunk_found.iter().enumerate() {
+        let attached = *found && was.lods.get(li).is_some_and(|l| !l.inline());
+        if let (true, Some(lod), Some(x)) = (attached, old.mesh.lods.get(li), doc.mesh.lods.get_mut(li)) {
+            *x = lod.clone();
+            now.chunk_found[li] = true;
+            now.measures[li] = was.measures[li].clone();
+        }
+    }
+    if let Details::MeshSet(m) = &doc.details {
+        checks::measures(&mut doc.checks, m, &doc.mesh);
+    }
 }
 
 pub fn write_meshset(m: &MeshSetDetails) -> Result<Vec<u8>> {
