@@ -122,3 +122,38 @@ fn export_obj_and_roundtrip() {
     let v: Value = serde_json::from_str(rt.trim()).unwrap();
     assert_eq!(v["identical"], true, "{v}");
 }
+
+#[test]
+fn metadata_beside_as_name_resmeta_and_a_chunk_of_another_lod_said_first() {
+    let d = dir("meta");
+    let (res, chunks) = fixture(&d, true);
+    // m0.res with m0.resmeta (no .res.resmeta): found.
+    let m0 = d.join("m0.res");
+    std::fs::rename(&res, &m0).unwrap();
+    std::fs::rename(d.join("bench_b.res.resmeta"), d.join("m0.resmeta")).unwrap();
+    let (out, ok) = run(&["inspect", "--json", m0.to_str().unwrap()]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    let meta = &v["meshset"]["resmeta"];
+    assert!(meta["stored"].is_array(), "{meta}");
+    assert_eq!(meta["stored"], meta["computed"]);
+    // LOD 1's chunk attached by hand to LOD 0: a warning naming both GUIDs, before anything else.
+    let other = dir("meta2");
+    std::fs::copy(&m0, other.join("m0.res")).unwrap();
+    let named = other.join("y").join(chunks[1].file_name().unwrap());
+    std::fs::create_dir_all(named.parent().unwrap()).unwrap();
+    std::fs::copy(&chunks[1], &named).unwrap();
+    let arg = format!("lod0={}", named.display());
+    let o = Command::new(env!("CARGO_BIN_EXE_meshscope"))
+        .args(["inspect", "--json", "--chunk", &arg, other.join("m0.res").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let g0 = chunks[0].file_stem().unwrap().to_string_lossy().into_owned();
+    let g1 = chunks[1].file_stem().unwrap().to_string_lossy().into_owned();
+    let first = err.lines().next().unwrap_or_default();
+    assert_eq!(first, format!("warning: {g1}.chunk is chunk {g1}; lod[0] names chunk {g0}"), "{err}");
+    let v: Value = serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+    assert_eq!(v["checks"][0]["name"], "attached chunk's GUID is lod[0]'s");
+    assert_eq!(v["checks"][0]["passed"], false);
+}

@@ -75,12 +75,13 @@ pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
     ))
 }
 
-/// `NAME.resmeta` and the chunk files in the resource's folder whose names carry a LOD's GUID.
+/// The metadata beside `m0.res` (`m0.res.resmeta`, else `m0.resmeta`) and the chunk files in
+/// the resource's folder whose names carry a LOD's GUID.
 pub fn companions(doc: &Document, path: &Path) -> Vec<PathBuf> {
     let Details::MeshSet(m) = &doc.details else { return Vec::new() };
     let mut out = Vec::new();
-    let meta = PathBuf::from(format!("{}.resmeta", path.display()));
-    if meta.is_file() {
+    let beside = [PathBuf::from(format!("{}.resmeta", path.display())), path.with_extension("resmeta")];
+    if let Some(meta) = beside.into_iter().find(|p| p.is_file() && p.as_path() != path) {
         out.push(meta);
     }
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -106,6 +107,12 @@ pub fn by_hand(arg: &str) -> Option<(usize, String)> {
     Some((n, path.to_string()))
 }
 
+/// Attaches by hand; a chunk whose name carries another GUID than the LOD's is said first, on
+/// stderr, before anything its decode reports (the check is in the document too).
 pub fn attach_to(doc: &mut Document, lod: usize, name: &str, bytes: Vec<u8>) -> Result<(), meshscope::Error> {
-    meshscope::formats::frostbite::attach_to(doc, lod, name, bytes).map(|_| ())
+    let chunk = meshscope::formats::frostbite::attach_to(doc, lod, name, bytes)?;
+    if let Some(c) = chunk.checks.iter().find(|c| c.name.starts_with("attached chunk's GUID") && !c.passed) {
+        eprintln!("warning: {}; {}", c.measured, c.stored);
+    }
+    Ok(())
 }
