@@ -197,12 +197,13 @@ fn an_extra_section_is_one_record_and_what_the_builder_derives_from_it() {
             }
             (Kind::Changed, p) if p.ends_with("].pointer") => {
                 // The section lists follow the strings at the next 16-byte boundary, one u8 per
-                // section each, in list order: a cube is in lists 0, 3 and 4, so each list
-                // before this one holds one more section.
+                // section each, in list order, empty ones pointing where they would start: a
+                // cube is in lists 0, 3 and 4, so each of those before this one holds one more
+                // section.
                 let moved = pointer(vb.unwrap()) - pointer(va.unwrap());
                 let lists = |end: u64| end.next_multiple_of(16);
                 let k: usize = p["lod[0].section_list[".len()..].split(']').next().unwrap().parse().unwrap();
-                let before = [0, 3, 4].iter().position(|&x| x == k).unwrap() as u64;
+                let before = [0, 3, 4].iter().filter(|&&x| x < k).count() as u64;
                 assert_eq!(moved, lists(strings_end + section_bytes + new_string) - lists(strings_end) + before, "{p}");
             }
             (Kind::Changed, p) if p.ends_with("_pointer") => {
@@ -210,6 +211,13 @@ fn an_extra_section_is_one_record_and_what_the_builder_derives_from_it() {
                 // by its length too.
                 let moved = pointer(vb.unwrap()) - pointer(va.unwrap());
                 assert!(moved == section_bytes || moved == section_bytes + new_string, "{p}: moved {moved}");
+            }
+            (Kind::Changed, p) | (Kind::OnlyB, p) if p.starts_with("relocation[") => {
+                // From the new entry (after the two sections' entries and LOD 0's section
+                // array pointer) to the end, each entry holds what the one before it held.
+                let k: usize = p["relocation[".len()..p.len() - 1].parse().unwrap();
+                assert!((3..3 + 11 + 1).contains(&k), "{p}");
+                assert_eq!(d.kind == Kind::OnlyB, k == 14, "{p}");
             }
             (Kind::Changed, "lod[0].section_count") => assert_eq!((va, vb), (Some("2"), Some("3"))),
             (Kind::Changed, p) if p.starts_with("lod[0].section_list[") && p.ends_with(".count") => {
@@ -226,7 +234,12 @@ fn an_extra_section_is_one_record_and_what_the_builder_derives_from_it() {
             (Kind::Changed, "pool.strings[2]") => assert_eq!(vb, Some("Props/M2")),
             (Kind::Changed, "pool.strings[3]") => assert_eq!(va, Some("skate/props/x")),
             (Kind::OnlyB, "pool.strings[4]") => assert_eq!(vb, Some("skate/props/x")),
-            (Kind::Elements, "relocation") => assert_eq!((d.delta.as_slice(), d.changed), (&[1.0][..], Some(0))),
+            // One more entry, the new material pointer, in the game's order after the other
+            // sections' and before LOD 0's five list and three name pointers and the header's
+            // LOD and two name pointers: those eleven entries now sit one place later.
+            (Kind::Elements, "relocation") => {
+                assert_eq!((d.delta.as_slice(), d.changed), (&[1.0][..], Some(5 + 3 + 1 + 2)))
+            }
             (Kind::Moved, "mesh.lod[0].vertices") => {
                 assert_eq!((d.delta.as_slice(), d.changed), (&[24.0][..], Some(0)))
             }
@@ -239,7 +252,7 @@ fn an_extra_section_is_one_record_and_what_the_builder_derives_from_it() {
         }
     }
     let pointers = c.differences.iter().filter(|d| d.path.contains("pointer")).count();
-    assert_eq!(pointers, 10, "header 2, LOD 3, sections 2, section lists 3");
+    assert_eq!(pointers, 12, "header 2, LOD 3, sections 2, section lists 5 (empty ones point where they would start)");
     // The chunk: the new section's vertices and indices follow the others'.
     let cc = diff(&ca, &cb);
     assert_eq!(kinds_and_paths(&cc), [(Kind::OnlyB, "lod[0].section[2]".to_string())]);
