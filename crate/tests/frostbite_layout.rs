@@ -697,6 +697,10 @@ fn attach_failures_say_where() {
     let e = meshscope::formats::frostbite::attach_to(&mut gem, 0, "x.chunk", vec![]).err().expect("refused");
     assert_eq!((e.offset, e.path.as_str()), (0, "header"));
     assert!(!e.to_string().contains("(?)"));
+    let e = gem.attach("x.chunk", vec![]).err().expect("refused");
+    assert_eq!((e.offset, e.path.as_str()), (0, "format"));
+    let e = gem.attach_to_lod(0, "x.chunk", vec![]).err().expect("refused");
+    assert_eq!((e.offset, e.path.as_str()), (0, "format"));
     // A chunk attached by hand whose name carries another GUID: a failed check first, in both
     // documents, naming both GUIDs.
     let (g0, c0) = &b.chunks[0];

@@ -82,14 +82,14 @@ pub fn decode_structure(format: Format, bytes: &[u8]) -> Option<Decode> {
 pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
     match doc.format {
         Format::FrostbiteMeshSet => frostbite::attach(doc, name, bytes),
-        other => Err(Error::unsupported(0, "", format!("{} files take no companion files", other.name()))),
+        other => Err(Error::unsupported(0, "format", format!("{} files take no companion files", other.name()))),
     }
 }
 
 pub fn attach_to_lod(doc: &mut Document, lod: usize, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
     match doc.format {
         Format::FrostbiteMeshSet => frostbite::attach_to(doc, lod, name, bytes),
-        other => Err(Error::unsupported(0, "", format!("{} files have no LODs to attach to", other.name()))),
+        other => Err(Error::unsupported(0, "format", format!("{} files have no LODs to attach to", other.name()))),
     }
 }
 
