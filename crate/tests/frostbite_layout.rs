@@ -740,3 +740,30 @@ fn a_resmeta_that_moves_the_table_is_followed() {
     assert!(doc.checks.iter().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
     assert_eq!(doc.rewrite().unwrap().unwrap(), r, "the 16 bytes before the table are kept");
 }
+
+#[test]
+fn a_resmeta_after_the_chunks_keeps_their_geometry() {
+    // A skinned mesh whose LOD 0 is inline and LOD 1 in a chunk; the chunk attached by hand
+    // under another LOD's name first, then metadata that moves the table 16 bytes on.
+    let mut bm = variants().into_iter().find(|(k, b)| *k == "inline" && b.mesh_type == 1).unwrap().1;
+    bm.lods.push(lod(vec![skin(grid("Dev/Far", 1, 2.0), 1)]));
+    let b = build(&bm);
+    let [off, len, trail] = [0, 4, 8].map(|k| u32at(&b.resmeta, k) as usize);
+    let mut r = b.resource[..off].to_vec();
+    r.extend([0x5A; 16]);
+    r.extend(&b.resource[off..]);
+    let mut doc = open("m.res", r.clone());
+    let (_, c) = &b.chunks[0];
+    doc.attach_to_lod(1, &format!("{}.chunk", guid::hex(&[7; 16])), c.clone()).unwrap();
+    assert_eq!(doc.mesh.lods[1].triangle_count(), 2);
+    let meta: Vec<u8> = [(off + 16) as u32, len as u32, trail as u32, 0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    doc.attach("m.res.resmeta", meta).unwrap();
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    assert_eq!(doc.mesh.lods[1].triangle_count(), 2, "the attached chunk's LOD is kept");
+    assert_eq!(doc.mesh.lods[0].triangle_count(), 12 + 8, "the inline LOD is read from the moved trailing data");
+    assert_eq!(doc.attached, [format!("{}.chunk", guid::hex(&[7; 16]))]);
+    assert!(!doc.checks[0].passed && doc.checks[0].name == "attached chunk's GUID is lod[1]'s", "{:?}", doc.checks[0]);
+    assert!(doc.checks.iter().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
+    assert!(doc.checks.iter().any(|c| c.name == "measured lod[1].section[0] bounds" && c.passed));
+    assert_eq!(doc.rewrite().unwrap().unwrap(), r);
+}

@@ -252,6 +252,8 @@ fn redecode(doc: &mut Document, meta: [u32; 4]) {
     let bytes = std::mem::take(&mut doc.bytes);
     let old = std::mem::replace(doc, Document::from_decode(&doc.name.clone(), doc.format, bytes, d));
     doc.attached = old.attached;
+    let kept = old.checks.iter().filter(|c| c.name.starts_with("attached chunk's GUID")).cloned();
+    doc.checks.splice(0..0, kept);
     let (Details::MeshSet(was), Details::MeshSet(now)) = (&old.details, &mut doc.details) else { return };
     for (li, found) in was.chunk_found.iter().enumerate() {
         let attached = *found && was.lods.get(li).is_some_and(|l| !l.inline());
