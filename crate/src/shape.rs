@@ -18,7 +18,7 @@ pub enum Src {
 }
 
 #[derive(Debug, Clone)]
-pub struct Light {
+pub struct ShapeNode {
     pub start: u64,
     pub end: u64,
     /// Where the last field or array under this node ends, declared record extents
@@ -30,12 +30,11 @@ pub struct Light {
     name_at: u32,
     /// The parent's index + 1, 0 for a top-level node.
     parent: u32,
-    /// Children: `Shape::kids` from here, this many (sorted by start).
-    kids_at: u32,
-    kids_len: u32,
-    /// Whether `src` is this node itself (a field or an array), not a path through it. A node
-    /// is 56 bytes: the census reads every one a decoder thread made.
-    own: bool,
+    /// Children: `Shape::children` from here, this many (sorted by start).
+    children_at: u32,
+    children_len: u32,
+    /// Whether `src` is this node itself (a field or an array), not a path through it.
+    is_field_or_array: bool,
 }
 
 /// While building: a node's first and last child and its next sibling (`NONE` for none), so
@@ -49,10 +48,10 @@ struct Links {
 
 const NONE: u32 = u32::MAX;
 
-impl Light {
+impl ShapeNode {
     /// The span this node is (a field), if it is one.
     pub fn span(&self) -> Option<u32> {
-        match (self.own, self.src) {
+        match (self.is_field_or_array, self.src) {
             (true, Src::Span(i)) => Some(i),
             _ => None,
         }
@@ -60,7 +59,7 @@ impl Light {
 
     /// The region this node is (an array), if it is one.
     pub fn region(&self) -> Option<u32> {
-        match (self.own, self.src) {
+        match (self.is_field_or_array, self.src) {
             (true, Src::Region(i)) => Some(i),
             _ => None,
         }
@@ -68,22 +67,22 @@ impl Light {
 
     /// A group: neither a field nor an array (it may still have children either way).
     pub fn is_group(&self) -> bool {
-        !self.own
+        !self.is_field_or_array
     }
 
-    pub fn has_kids(&self) -> bool {
-        self.kids_len > 0
+    pub fn has_children(&self) -> bool {
+        self.children_len > 0
     }
 }
 
 /// The tree over one file's spans and regions, in an arena.
 #[derive(Debug, Clone, Default)]
 pub struct Shape {
-    pub nodes: Vec<Light>,
+    pub nodes: Vec<ShapeNode>,
     /// Top-level nodes, sorted by start.
     pub roots: Vec<u32>,
     /// Every node's children, one run per node.
-    kids: Vec<u32>,
+    children: Vec<u32>,
 }
 
 /// The texts a shape's nodes point into.
@@ -101,15 +100,15 @@ impl<'a> Texts<'a> {
         }
     }
 
-    pub fn path(&self, n: &Light) -> &'a str {
+    pub fn path(&self, n: &ShapeNode) -> &'a str {
         self.full(n.src).get(..n.path_len as usize).unwrap_or("")
     }
 
-    pub fn name(&self, n: &Light) -> &'a str {
+    pub fn name(&self, n: &ShapeNode) -> &'a str {
         self.full(n.src).get(n.name_at as usize..n.path_len as usize).unwrap_or("")
     }
 
-    pub fn span(&self, n: &Light) -> Option<&'a Span> {
+    pub fn span(&self, n: &ShapeNode) -> Option<&'a Span> {
         n.span().and_then(|i| self.spans.get(i as usize))
     }
 }
@@ -117,7 +116,7 @@ impl<'a> Texts<'a> {
 /// The shape under construction: each node found by its parent and its name (a borrowed
 /// segment, shorter to hash and compare than the whole path).
 struct Builder<'a> {
-    nodes: Vec<Light>,
+    nodes: Vec<ShapeNode>,
     links: Vec<Links>,
     roots: Vec<u32>,
     /// `name_key(parent, name)` -> node. A key is checked against the node's parent and name
@@ -233,7 +232,7 @@ impl<'a> Builder<'a> {
                     i
                 }
                 None => {
-                    self.nodes.push(Light {
+                    self.nodes.push(ShapeNode {
                         start,
                         end,
                         content_end: 0,
@@ -241,9 +240,9 @@ impl<'a> Builder<'a> {
                         path_len: end_at as u32,
                         name_at: from as u32,
                         parent: pid,
-                        kids_at: 0,
-                        kids_len: 0,
-                        own: last,
+                        children_at: 0,
+                        children_len: 0,
+                        is_field_or_array: last,
                     });
                     self.links.push(Links { first: NONE, last: NONE, next: NONE });
                     let i = (self.nodes.len() - 1) as u32;
@@ -313,7 +312,7 @@ impl Shape {
                 p.content_end = p.content_end.max(content_end);
             }
         }
-        let find = |nodes: &[Light], path: &str| {
+        let find = |nodes: &[ShapeNode], path: &str| {
             let mut at: Option<u32> = None;
             for seg in path.split('.') {
                 let pid = at.map_or(0, |p| p + 1);
@@ -332,34 +331,34 @@ impl Shape {
                 }
             }
         }
-        // Each node's children in one run of `kids`. Decoders mostly emit in offset order
+        // Each node's children in one run of `children`. Decoders mostly emit in offset order
         // already; a stable sort of sorted input is linear.
-        let mut kids = Vec::with_capacity(nodes.len());
+        let mut children = Vec::with_capacity(nodes.len());
         for i in 0..nodes.len() {
-            let at = kids.len();
+            let at = children.len();
             let mut k = links[i].first;
             while k != NONE {
-                kids.push(k);
+                children.push(k);
                 k = links[k as usize].next;
             }
-            let run = &mut kids[at..];
+            let run = &mut children[at..];
             if !run.is_sorted_by_key(|&k| nodes[k as usize].start) {
                 run.sort_by_key(|&k| nodes[k as usize].start);
             }
-            nodes[i].kids_at = at as u32;
-            nodes[i].kids_len = (kids.len() - at) as u32;
+            nodes[i].children_at = at as u32;
+            nodes[i].children_len = (children.len() - at) as u32;
         }
         roots.sort_by_key(|&k| nodes[k as usize].start);
-        Shape { nodes, roots, kids }
+        Shape { nodes, roots, children }
     }
 
-    pub fn node(&self, i: u32) -> &Light {
+    pub fn node(&self, i: u32) -> &ShapeNode {
         &self.nodes[i as usize]
     }
 
     /// A node's children, sorted by start.
-    pub fn kids(&self, n: &Light) -> &[u32] {
-        self.kids.get(n.kids_at as usize..(n.kids_at + n.kids_len) as usize).unwrap_or(&[])
+    pub fn children(&self, n: &ShapeNode) -> &[u32] {
+        self.children.get(n.children_at as usize..(n.children_at + n.children_len) as usize).unwrap_or(&[])
     }
 }
 
@@ -379,16 +378,16 @@ mod tests {
         f.record("a.cc", 1, 10);
         let shape = Shape::new(&f.spans, &f.regions, &f.records);
         let t = Texts { spans: &f.spans, regions: &f.regions };
-        let names = |kids: &[u32]| kids.iter().map(|&k| t.name(shape.node(k))).collect::<Vec<_>>();
+        let names = |children: &[u32]| children.iter().map(|&k| t.name(shape.node(k))).collect::<Vec<_>>();
         assert_eq!(names(&shape.roots), ["a", "x", "y"]);
         let a = shape.node(shape.roots[0]);
-        assert_eq!(names(shape.kids(a)), ["bb", "cc", "dd"]);
-        let cc = shape.node(shape.kids(a)[1]);
-        assert_eq!(names(shape.kids(cc)), ["e", "f"]);
+        assert_eq!(names(shape.children(a)), ["bb", "cc", "dd"]);
+        let cc = shape.node(shape.children(a)[1]);
+        assert_eq!(names(shape.children(cc)), ["e", "f"]);
         assert_eq!((cc.start, cc.end), (1, 11), "the declared record found through its clashing key");
-        assert_eq!(shape.node(shape.kids(a)[0]).span(), Some(0), "the second a.bb joins the first");
+        assert_eq!(shape.node(shape.children(a)[0]).span(), Some(0), "the second a.bb joins the first");
         let y = shape.node(shape.roots[2]);
-        assert_eq!(names(shape.kids(y)), ["bb"]);
+        assert_eq!(names(shape.children(y)), ["bb"]);
     }
 
     #[test]

@@ -80,7 +80,7 @@ pub fn build(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)
         };
         node.start = n.start;
         node.end = n.end;
-        node.children = shape.kids(n).iter().map(|&k| assemble(shape, texts, k)).collect();
+        node.children = shape.children(n).iter().map(|&k| assemble(shape, texts, k)).collect();
         node
     }
     shape.roots.iter().map(|&r| assemble(&shape, &texts, r)).collect()

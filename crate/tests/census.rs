@@ -3,7 +3,7 @@
 //! are computed here from the generator's rules, not read back from the census.
 
 use meshscope::census::report::{EntryReport, Shown};
-use meshscope::census::{Census, Parsed};
+use meshscope::census::{Census, CensusFile};
 use meshscope::document::Decode;
 use meshscope::formats::Format;
 use meshscope::span::{Confidence, Elem, Fields, Region};
@@ -30,9 +30,9 @@ impl W {
     fn gap(&mut self, b: &[u8]) {
         self.bytes.extend_from_slice(b);
     }
-    fn doc(self, name: &str) -> Parsed {
+    fn doc(self, name: &str) -> CensusFile {
         let d = Decode { fields: self.f, ..Decode::default() };
-        Parsed::from_decode(name, Format::FrostbiteMeshSet, self.bytes, d)
+        CensusFile::from_decode(name, Format::FrostbiteMeshSet, self.bytes, d)
     }
 }
 
@@ -69,7 +69,7 @@ fn vert_count(i: u32) -> u32 {
 
 /// Header 0x18 bytes, `lod_count` LOD records of 0x10, their sections (8 bytes each), then
 /// a VERT record with a region of `vert_count` 12-byte vertices.
-fn build(i: u32) -> Parsed {
+fn build(i: u32) -> CensusFile {
     let mut w = W::default();
     let lods = lod_count(i);
     w.u32("header.size", 0x18, Confidence::Proven);

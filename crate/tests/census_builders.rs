@@ -153,7 +153,7 @@ fn a_built_meshset_set_gives_its_distributions() {
     let mut c = Census::new();
     for i in 0..MS {
         let bytes = meshset(i);
-        let doc = meshscope::census::Parsed::new(&format!("mesh{i}.MeshSet"), bytes);
+        let doc = meshscope::census::CensusFile::new(&format!("mesh{i}.MeshSet"), bytes);
         assert_eq!(doc.format, meshscope::Format::FrostbiteMeshSet);
         c.add(&doc);
     }

@@ -3,7 +3,7 @@
 //! is summarised, windowed, written back and censused. Nothing may panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use meshscope::census::{Census, Parsed};
+use meshscope::census::{Census, CensusFile};
 use meshscope::document::Document;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
 use meshscope::formats::frostbite::{attach_to, decode_meshset};
@@ -38,7 +38,7 @@ fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
     // Twice into one census: the second file meets the kinds and entries of the first.
     let mut census = Census::new();
     for _ in 0..2 {
-        census.add(&Parsed::from_decode("f.res", Format::FrostbiteMeshSet, res.clone(), decode_meshset("f.res", &res)));
+        census.add(&CensusFile::from_decode("f.res", Format::FrostbiteMeshSet, res.clone(), decode_meshset("f.res", &res)));
     }
     let _ = census.report(50);
     let d = decode_meshset("f.res", &res);

@@ -2,233 +2,214 @@
 //! bytes go to their entries, in the order the plan lists them (which is the order entries
 //! are made in, and so the report's). The planner's ids are resolved to entries on first use.
 
-use super::accumulate::{parse_number, EntryKind, Place};
+use super::accumulate::{parse_number, Entry, EntryKind, Place};
 use super::fold::{fold, join};
-use super::plan::{Def, Plan, Rec, NO_PARENT};
+use super::plan::{FieldDef, FieldOp, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::relations::EntryValue;
 use super::walk::{may_own, record_name};
-use super::{Census, KindCache, NO_ENTRY};
+use super::{Census, EntryIndex, FxMap, KindCache, NewEntry, RecordKind, NO_ENTRY};
 
-/// One record as relations see it: its numeric values (a run of `Bufs::values`) and its
-/// enclosing record.
+/// One record as relations see it: its numeric values (a run of `CountLists::values`) and
+/// its enclosing record.
 #[derive(Debug)]
-pub struct Inst {
+pub(crate) struct RecordValues {
     /// The census's id of the record kind.
     pub kind: usize,
+    /// The enclosing record's index in `CountLists::records`.
     pub parent: Option<usize>,
     pub values: std::ops::Range<usize>,
 }
 
-/// Lists the counting fills, kept by the census from file to file so that it allocates
-/// nothing once they have grown.
+/// Lists counting fills, kept by the census from file to file so that it allocates nothing
+/// once they have grown.
 #[derive(Debug, Default)]
-pub struct Bufs {
-    pub insts: Vec<Inst>,
-    pub values: Vec<(usize, f64)>,
+pub(crate) struct CountLists {
+    /// The file's records, in the plan's order.
+    pub records: Vec<RecordValues>,
+    pub values: Vec<EntryValue>,
+    /// One record's uncovered ranges, the bytes it owns up to its next element joined in.
     holes: Vec<(u64, u64)>,
 }
 
 /// A planner's field as counting reads it for every record: its entry (`NO_ENTRY` until
-/// first counted) and whether it is indexed. Its definition is kept apart (`Names::defs`).
+/// first counted) and whether it is indexed. Its definition is kept apart
+/// (`PlannerIds::field_defs`), so that this list stays small.
 #[derive(Debug)]
-struct Field {
+struct FieldEntry {
     entry: u32,
     indexed: bool,
 }
 
-/// A planner's folded child name: its count entry (`NO_ENTRY` until first counted), and
-/// its region's count and stride entries.
+/// A planner's folded child name and its entries (`NO_ENTRY` or `None` until first counted).
 #[derive(Debug)]
-struct Slot {
+struct SlotEntries {
     folded: String,
+    /// As a count of indexed children.
     count: u32,
-    region: Option<(u32, u32)>,
+    /// As an array region.
+    region: Option<RegionEntries>,
+}
+
+/// An array region's count and stride entries.
+#[derive(Debug, Clone, Copy)]
+struct RegionEntries {
+    count: u32,
+    stride: u32,
 }
 
 /// One planner's ids as the census knows them: kinds resolved when defined (their numbering
 /// shows nowhere), fields and slots when first counted (that order is the entries' order).
 #[derive(Debug, Default)]
-pub(crate) struct Names {
+pub(crate) struct PlannerIds {
     kinds: Vec<usize>,
-    fields: Vec<Field>,
-    /// The fields' definitions, read once each.
-    defs: Vec<Def>,
-    slots: Vec<Slot>,
+    fields: Vec<FieldEntry>,
+    field_defs: Vec<FieldDef>,
+    slots: Vec<SlotEntries>,
+}
+
+/// The file being counted.
+#[derive(Clone, Copy)]
+struct CountedFile<'p> {
+    plan: &'p Plan,
+    /// The file's bytes, for the unexplained ones.
+    bytes: &'p [u8],
+    /// Its index in `Census::files`.
+    number: u32,
+    format: &'static str,
+}
+
+impl<'p> CountedFile<'p> {
+    /// Where record `record`'s value at `offset` is.
+    fn place(self, record: usize, offset: u64) -> impl FnOnce() -> Place + 'p {
+        move || Place { file: self.number, record: self.plan.path(record), offset }
+    }
+}
+
+/// The entries and the file being counted: what counting a value needs.
+struct Tally<'c> {
+    entries: &'c mut Vec<Entry>,
+    index: &'c mut EntryIndex,
+    file: CountedFile<'c>,
+}
+
+/// What counting one plan borrows from the census, apart from the record kinds.
+struct Counter<'c> {
+    tally: Tally<'c>,
+    ids: &'c mut PlannerIds,
+    lists: &'c mut CountLists,
+    /// Where the next field's value starts in `Plan::values`.
+    value_at: usize,
+}
+
+/// Bytes `[start, end)` of record `record` (which starts at `lo`) to count as unexplained.
+struct ByteRun {
+    kind: EntryKind,
+    record: usize,
+    lo: u64,
+    start: u64,
+    end: u64,
 }
 
 impl Census {
-    /// Counts one file's plan, made by planner `by` (`Census::names` keeps its ids); `bytes`
-    /// are the file's, for the unexplained ones.
-    pub(crate) fn apply(&mut self, plan: &Plan, bytes: &[u8], by: usize) {
+    /// Counts one file's plan, made by planner number `planner` (`Census::planner_ids` keeps
+    /// its ids); `bytes` are the file's, for the unexplained ones.
+    pub(crate) fn apply(&mut self, plan: &Plan, bytes: &[u8], planner: usize) {
         if plan.format == crate::formats::Format::Unknown {
             self.skipped += 1;
             return;
         }
-        let file = self.files.len() as u32;
+        let number = self.files.len() as u32;
         self.files.push(plan.name.clone());
         *self.formats.entry(plan.format.name()).or_default() += 1;
         self.bytes += plan.len;
         if plan.errors {
             self.files_with_errors += 1;
         }
-        if self.names.len() <= by {
-            self.names.resize_with(by + 1, Names::default);
+        if self.planner_ids.len() <= planner {
+            self.planner_ids.resize_with(planner + 1, PlannerIds::default);
         }
-        let mut names = std::mem::take(&mut self.names[by]);
-        for d in &plan.defs {
-            match d {
-                Def::Kind { format, path } => {
-                    let k = self.kind_id(format, path);
-                    names.kinds.push(k);
+        let ids = &mut self.planner_ids[planner];
+        for name in &plan.new_names {
+            match name {
+                NewName::Kind { format, path } => ids.kinds.push(self.kinds.id(format, path)),
+                NewName::Field(def) => {
+                    ids.fields.push(FieldEntry { entry: NO_ENTRY, indexed: def.indexed });
+                    ids.field_defs.push(def.clone());
                 }
-                Def::Field { indexed, .. } => {
-                    names.fields.push(Field { entry: NO_ENTRY, indexed: *indexed });
-                    names.defs.push(d.clone());
-                }
-                Def::Slot { folded, .. } => {
-                    names.slots.push(Slot { folded: folded.clone(), count: NO_ENTRY, region: None })
+                NewName::Slot { folded } => {
+                    ids.slots.push(SlotEntries { folded: folded.clone(), count: NO_ENTRY, region: None })
                 }
             }
         }
-        let mut bufs = std::mem::take(&mut self.bufs);
-        bufs.insts.clear();
-        bufs.values.clear();
-        let format = plan.format.name();
-        // The fields' values are taken from `plan.values` in order.
-        let mut value_at = 0;
-        for (i, r) in plan.records.iter().enumerate() {
-            let kid = names.kinds.get(r.kind as usize).copied().unwrap_or(0);
-            self.count_record(plan, i, r, kid, &mut names, &mut bufs, (bytes, file, format), &mut value_at);
-        }
-        for &(k, stride) in &plan.strides {
-            if let Some(Some(c)) = names.kinds.get(k as usize).and_then(|&k| self.caches.get_mut(k)) {
-                c.stride = Some(stride);
-            }
-        }
-        self.names[by] = names;
-        self.relate(&bufs.insts, &bufs.values);
-        self.bufs = bufs;
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn count_record(
-        &mut self,
-        plan: &Plan,
-        i: usize,
-        r: &Rec,
-        kid: usize,
-        names: &mut Names,
-        bufs: &mut Bufs,
-        (bytes, file, format): (&[u8], u32, &'static str),
-        value_at: &mut usize,
-    ) {
-        let v0 = bufs.values.len();
-        let inst = bufs.insts.len();
-        let parent = (r.parent != NO_PARENT).then_some(r.parent as usize);
-        bufs.insts.push(Inst { kind: kid, parent, values: v0..v0 });
-        // The kind's cache is taken out while the record is counted, and put back after.
-        let Some(mut cache) = self.caches.get_mut(kid).and_then(Option::take) else {
-            // Not met (records are counted one after the other), but the values stay in step.
-            *value_at += plan.parts(i).fields.iter().map(|f| f.value_len()).sum::<usize>();
-            return;
+        self.count_lists.records.clear();
+        self.count_lists.values.clear();
+        let mut counter = Counter {
+            tally: Tally {
+                entries: &mut self.entries,
+                index: &mut self.entry_index,
+                file: CountedFile { plan, bytes, number, format: plan.format.name() },
+            },
+            ids,
+            lists: &mut self.count_lists,
+            value_at: 0,
         };
-        let kind_name = std::mem::take(&mut cache.kind);
-        let kind = kind_name.as_str();
-        let parts = plan.parts(i);
-        let place = |offset: u64| move || Place { file, record: plan.path(i), offset };
+        let kinds = &mut self.kinds.caches;
+        for (i, r) in plan.records.iter().enumerate() {
+            let kind_id = counter.ids.kinds.get(r.kind as usize).copied().unwrap_or(0);
+            match kinds.get_mut(kind_id) {
+                Some(cache) => counter.count_record(i, r, kind_id, cache),
+                // Not met (every kind is defined before its records), but the values stay in step.
+                None => counter.skip_record(i, r, kind_id),
+            }
+        }
+        let ids = counter.ids;
+        for s in &plan.strides {
+            if let Some(c) = ids.kinds.get(s.kind as usize).and_then(|&k| kinds.get_mut(k)) {
+                c.stride = Some(s.stride);
+            }
+        }
+        self.relate();
+    }
+}
+
+impl Counter<'_> {
+    /// Counts record `i` of the plan, of kind `kind_id`.
+    fn count_record(&mut self, i: usize, r: &PlanRecord, kind_id: usize, cache: &mut KindCache) {
+        let parts = self.tally.file.plan.parts(i);
+        let values_from = self.lists.values.len();
+        let kind = RecordKind { id: kind_id, path: cache.kind.as_str() };
         let (lo, mut hi) = (r.lo, r.hi);
         // A lone element of an array owns the uncovered bytes up to where the stride of its
         // kind's elements in earlier files says the next one would start.
-        let mut ext = false;
+        let mut owns_tail = false;
         if let (true, Some(d)) = (r.reach > 0, cache.stride) {
             let n = lo.saturating_add(d);
             if may_own(lo, hi, n) && n <= r.reach {
                 hi = n;
-                ext = true;
+                owns_tail = true;
             }
         }
-
-        for f in parts.fields {
-            let value = plan.values.get(*value_at..*value_at + f.value_len()).unwrap_or("");
-            *value_at += f.value_len();
-            let Some(field) = names.fields.get_mut(f.id as usize) else { continue };
-            let id = match field.entry {
-                NO_ENTRY => {
-                    let Some(Def::Field { name, ty, width, confidence, .. }) = names.defs.get(f.id as usize) else {
-                        continue;
-                    };
-                    let id = match cache.names.get(name.as_str()) {
-                        Some(&id) => id,
-                        None => {
-                            let id = self.intern(format, EntryKind::Field, join(kind, &fold(name)), kind, ty);
-                            cache.names.insert(name.clone(), id);
-                            id
-                        }
-                    };
-                    field.entry = id as u32;
-                    let e = &mut self.entries[id];
-                    if e.records == 0 {
-                        e.width = *width;
-                        e.confidence = Some(*confidence);
-                    }
-                    id
-                }
-                id => id as usize,
-            };
-            let rel = f.at.saturating_sub(lo);
-            let num = self.entries[id].add(value, || parse_number(f.flags(), value), Some(rel), place(f.at), file);
-            if let (Some(n), false) = (num, field.indexed) {
-                bufs.values.push((id, n));
-            }
-        }
-
-        for n in parts.nums {
-            let Some(slot) = names.slots.get_mut(n.slot as usize) else { continue };
-            let spath = || join(kind, &slot.folded);
-            if !n.region {
-                if slot.count == NO_ENTRY {
-                    slot.count = self.intern(format, EntryKind::Count, spath(), kind, "count") as u32;
-                }
-                let id = slot.count as usize;
-                self.entries[id].add_number(n.n, None, place(n.at), file);
-                bufs.values.push((id, n.n as f64));
-                continue;
-            }
-            let ids = match slot.region {
-                Some(ids) => ids,
-                None => {
-                    let count = self.intern(format, EntryKind::RegionCount, spath(), kind, "count") as u32;
-                    let stride = self.intern(format, EntryKind::RegionStride, spath(), kind, "stride") as u32;
-                    *slot.region.insert((count, stride))
-                }
-            };
-            for (id, x) in [(ids.0 as usize, n.n), (ids.1 as usize, n.stride)] {
-                self.entries[id].add_number(x, None, place(n.at), file);
-                bufs.values.push((id, x as f64));
-            }
-        }
-
-        let root = parent.is_none();
-        let size = if root { plan.len } else { hi.saturating_sub(lo) };
-        if root || hi > lo {
+        self.count_fields(i, parts.fields, lo, kind, &mut cache.names);
+        self.count_nums(i, parts.nums, kind);
+        let parent = (r.parent != NO_PARENT).then_some(r.parent as usize);
+        if parent.is_none() || hi > lo {
+            let size = if parent.is_none() { self.tally.file.plan.len } else { hi.saturating_sub(lo) };
             let id = match cache.size {
                 Some(id) => id,
-                None => *cache.size.insert(self.intern(
-                    format,
+                None => *cache.size.insert(self.tally.intern(
                     EntryKind::Size,
-                    record_name(kind).to_string(),
+                    record_name(kind.path).to_string(),
                     kind,
                     "size",
                 )),
             };
-            self.entries[id].add_number(size, None, place(lo), file);
-            bufs.values.push((id, size as f64));
+            self.tally.count_number(id, size, i, lo, &mut self.lists.values);
         }
-
         if hi > lo {
-            let mut holes = std::mem::take(&mut bufs.holes);
+            let holes = &mut self.lists.holes;
             holes.clear();
             holes.extend_from_slice(parts.holes);
-            if ext {
+            if owns_tail {
                 // The owned bytes up to the next element, joined to a hole they continue.
                 for &(s, e) in parts.ext {
                     let e = e.min(hi);
@@ -241,59 +222,149 @@ impl Census {
                     }
                 }
             }
-            for &(s, e) in &holes {
-                self.unexplained(&mut cache, EntryKind::Uncovered, kind, (plan, i), lo, s, e, bytes, file, format);
+            for &(start, end) in holes.iter() {
+                let run = ByteRun { kind: EntryKind::Uncovered, record: i, lo, start, end };
+                self.tally.count_bytes(&mut cache.bytes, kind, run);
             }
-            bufs.holes = holes;
-            for &(s, e) in parts.unknown {
-                self.unexplained(&mut cache, EntryKind::Unknown, kind, (plan, i), lo, s, e, bytes, file, format);
+            for &(start, end) in parts.unknown {
+                let run = ByteRun { kind: EntryKind::Unknown, record: i, lo, start, end };
+                self.tally.count_bytes(&mut cache.bytes, kind, run);
             }
         }
-        bufs.insts[inst].values = v0..bufs.values.len();
-        cache.kind = kind_name;
-        self.caches[kid] = Some(cache);
+        self.lists.records.push(RecordValues { kind: kind_id, parent, values: values_from..self.lists.values.len() });
     }
 
-    /// Counts bytes `[s, e)` of a record starting at `lo`: as u32 words where a whole word
-    /// at a record-relative multiple of 4 is inside the range, else byte by byte.
-    #[allow(clippy::too_many_arguments)]
-    fn unexplained(
+    /// A record whose kind the census does not know: nothing is counted, but the values stay
+    /// in step.
+    fn skip_record(&mut self, i: usize, r: &PlanRecord, kind_id: usize) {
+        let fields = self.tally.file.plan.parts(i).fields;
+        self.value_at += fields.iter().map(|f| f.value_len as usize).sum::<usize>();
+        let parent = (r.parent != NO_PARENT).then_some(r.parent as usize);
+        let at = self.lists.values.len();
+        self.lists.records.push(RecordValues { kind: kind_id, parent, values: at..at });
+    }
+
+    /// Counts record `i`'s fields (the record starts at `lo`); `names` are its kind's field
+    /// entries by leaf name.
+    fn count_fields(
         &mut self,
-        cache: &mut KindCache,
-        ek: EntryKind,
-        kind: &str,
-        (plan, i): (&Plan, usize),
+        i: usize,
+        fields: &[FieldOp],
         lo: u64,
-        s: u64,
-        e: u64,
-        bytes: &[u8],
-        file: u32,
-        format: &'static str,
+        kind: RecordKind,
+        names: &mut FxMap<String, usize>,
     ) {
-        let mut o = s.saturating_sub(lo);
-        let r1 = e.saturating_sub(lo);
+        let file = self.tally.file;
+        for f in fields {
+            let len = f.value_len as usize;
+            let value = file.plan.values.get(self.value_at..self.value_at + len).unwrap_or("");
+            self.value_at += len;
+            let Some(field) = self.ids.fields.get_mut(f.id as usize) else { continue };
+            let id = match field.entry {
+                NO_ENTRY => {
+                    let Some(def) = self.ids.field_defs.get(f.id as usize) else { continue };
+                    let id = match names.get(def.name.as_str()) {
+                        Some(&id) => id,
+                        None => {
+                            let path = join(kind.path, &fold(&def.name));
+                            let id = self.tally.intern(EntryKind::Field, path, kind, &def.ty);
+                            names.insert(def.name.clone(), id);
+                            id
+                        }
+                    };
+                    field.entry = id as u32;
+                    let e = &mut self.tally.entries[id];
+                    if e.records == 0 {
+                        e.width = def.width;
+                        e.confidence = Some(def.confidence);
+                    }
+                    id
+                }
+                id => id as usize,
+            };
+            let rel = f.at.saturating_sub(lo);
+            let parse = || parse_number(f.flags, value);
+            let num = self.tally.entries[id].add(value, parse, Some(rel), file.place(i, f.at), file.number);
+            if let (Some(n), false) = (num, field.indexed) {
+                self.lists.values.push(EntryValue { entry: id, value: n });
+            }
+        }
+    }
+
+    /// Counts record `i`'s counts of indexed children and its regions' counts and strides.
+    fn count_nums(&mut self, i: usize, nums: &[NumOp], kind: RecordKind) {
+        for n in nums {
+            let Some(slot) = self.ids.slots.get_mut(n.slot as usize) else { continue };
+            let path = || join(kind.path, &slot.folded);
+            if !n.region {
+                if slot.count == NO_ENTRY {
+                    slot.count = self.tally.intern(EntryKind::Count, path(), kind, "count") as u32;
+                }
+                self.tally.count_number(slot.count as usize, n.n, i, n.at, &mut self.lists.values);
+                continue;
+            }
+            let ids = match slot.region {
+                Some(ids) => ids,
+                None => {
+                    let count = self.tally.intern(EntryKind::RegionCount, path(), kind, "count") as u32;
+                    let stride = self.tally.intern(EntryKind::RegionStride, path(), kind, "stride") as u32;
+                    *slot.region.insert(RegionEntries { count, stride })
+                }
+            };
+            self.tally.count_number(ids.count as usize, n.n, i, n.at, &mut self.lists.values);
+            self.tally.count_number(ids.stride as usize, n.stride, i, n.at, &mut self.lists.values);
+        }
+    }
+}
+
+impl Tally<'_> {
+    /// The entry of `kind`, `path` and `ty` in record kind `record`, made on first use.
+    fn intern(&mut self, kind: EntryKind, path: String, record: RecordKind, ty: &str) -> usize {
+        let format = self.file.format;
+        self.index.intern(self.entries, NewEntry { format, kind, path, record, ty })
+    }
+
+    /// Counts one of the census's own numbers (a count, a size, a region's count or stride)
+    /// of record `record`, and lists it for relations.
+    fn count_number(&mut self, id: usize, n: u64, record: usize, at: u64, values: &mut Vec<EntryValue>) {
+        let file = self.file;
+        self.entries[id].add_number(n, None, file.place(record, at), file.number);
+        values.push(EntryValue { entry: id, value: n as f64 });
+    }
+
+    /// Counts a run of unexplained bytes: as u32 words where a whole word at a record-relative
+    /// multiple of 4 is inside the run, else byte by byte. `slots` are the record kind's
+    /// entries by `byte_slot`.
+    fn count_bytes(&mut self, slots: &mut Vec<u32>, record: RecordKind, run: ByteRun) {
+        let ByteRun { kind, record: at_record, lo, start, end } = run;
+        let file = self.file;
+        let mut o = start.saturating_sub(lo);
+        let r1 = end.saturating_sub(lo);
         while o < r1 {
             let width = if o.is_multiple_of(4) && o + 4 <= r1 { 4 } else { 1 };
             let abs = lo + o;
-            let Some(b) = usize::try_from(abs).ok().and_then(|a| bytes.get(a..a.checked_add(width)?)) else { break };
+            let Some(b) = usize::try_from(abs).ok().and_then(|a| file.bytes.get(a..a.checked_add(width)?)) else {
+                break;
+            };
             let v = b.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64);
             // Offsets stay below MAX_RECORD_BYTES: the slots are a short dense list.
-            let slot = super::byte_slot(o, ek == EntryKind::Unknown, width == 4);
-            if cache.bytes.len() <= slot {
-                cache.bytes.resize(slot + 1, NO_ENTRY);
+            let slot = super::byte_slot(o, kind == EntryKind::Unknown, width == 4);
+            if slots.len() <= slot {
+                slots.resize(slot + 1, NO_ENTRY);
             }
-            let id = match cache.bytes[slot] {
+            let id = match slots[slot] {
                 NO_ENTRY => {
                     let ty = if width == 4 { "u32" } else { "u8" };
-                    let id = self.intern(format, ek, format!("{}+0x{:02x}", record_name(kind), o), kind, ty);
-                    cache.bytes[slot] = id as u32;
+                    let path = format!("{}+0x{:02x}", record_name(record.path), o);
+                    let id = self.intern(kind, path, record, ty);
+                    slots[slot] = id as u32;
                     id
                 }
                 id => id as usize,
             };
             let en = &mut self.entries[id];
             en.width = width as u64;
-            en.add_number(v, Some(o), || Place { file, record: plan.path(i), offset: abs }, file);
+            en.add_number(v, Some(o), file.place(at_record, abs), file.number);
             o += width as u64;
         }
     }
@@ -302,12 +373,12 @@ impl Census {
 #[cfg(test)]
 mod tests {
     use crate::census::plan::Plan;
-    use crate::census::{Census, Parsed, Planner};
+    use crate::census::{Census, CensusFile, Planner};
     use crate::formats::frostbite::builder::{build, cube, BuildLod, BuildMesh};
 
     /// MeshSets of 1, 3, 1, 2, 1, ... LODs: a lone LOD's record ends where the stride of an
     /// earlier file's LODs says, and that file was planned by another planner.
-    fn meshsets() -> Vec<Parsed> {
+    fn meshsets() -> Vec<CensusFile> {
         (0..24u32)
             .map(|i| {
                 let lods = [1, 3, 1, 2][i as usize % 4];
@@ -324,7 +395,7 @@ mod tests {
                     bone_count: if i % 3 == 0 { 0 } else { 2 },
                     lods: (0..lods).map(lod).collect(),
                 };
-                Parsed::new(&format!("m{i}.MeshSet"), build(&b).resource)
+                CensusFile::new(&format!("m{i}.MeshSet"), build(&b).resource)
             })
             .collect()
     }

@@ -3,7 +3,7 @@
 use crate::span::{Region, Span};
 
 /// The bytes fixed spans cover, as merged, sorted, disjoint intervals. Made where the file is
-/// decoded (`Parsed`): the counting thread then reads this short list, not every span again.
+/// decoded (`CensusFile`): the counting thread then reads this short list, not every span again.
 pub fn merge_spans(spans: &[Span]) -> Vec<(u64, u64)> {
     let mut all: Vec<(u64, u64)> = spans.iter().map(|s| (s.start, s.end())).collect();
     // Decoders emit mostly in offset order: a run-adaptive sort, by start only (merging

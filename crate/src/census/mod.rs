@@ -1,9 +1,14 @@
 //! The census: what every field, count, size and unexplained byte holds across a set of
-//! files of one format. Files are added one at a time (`add` takes a decoded document, which
-//! the caller then drops), so memory depends on the number of distinct entries and values,
-//! never on the number or size of files. Each document is walked into a `Plan` (`walk`),
-//! where it was decoded, and the plan is counted (`apply`): on several threads only the
-//! plan goes from core to core. See docs/census.md.
+//! files of one format. Files are added one at a time (`add` takes a decoded file, which the
+//! caller then drops), so memory depends on the number of distinct entries and values, never
+//! on the number or size of files. See docs/census.md.
+//!
+//! Each file goes through two steps. *Planning* (`walk`) reads the decoded file's tree and
+//! writes a `Plan`: its records in walk order, and for each the values to count and the byte
+//! ranges no field explains, with names as the planner's own small ids. *Counting* (`apply`)
+//! adds a plan to the entries, in file order. They are split so that planning, which needs the
+//! whole decoded file, runs on the thread that decoded it, and only the much smaller plan goes
+//! to the one thread that counts (`parallel`): the report is the same on any number of threads.
 
 pub mod accumulate;
 mod apply;
@@ -21,7 +26,7 @@ use crate::formats::Format;
 use crate::shape::Shape;
 use accumulate::{Entry, EntryKind};
 use plan::Plan;
-use relations::Relations;
+use relations::{EntryValue, Relations};
 use std::collections::BTreeMap;
 pub use walk::Planner;
 
@@ -42,7 +47,7 @@ pub(crate) struct KindCache {
     pub size: Option<usize>,
     /// As an element of an array of records, the element stride last seen in the files
     /// counted so far: a lone element of a later file owns that many bytes when they are
-    /// uncovered (`plan::Rec::reach`).
+    /// uncovered (`plan::PlanRecord::reach`).
     pub stride: Option<u64>,
 }
 
@@ -64,7 +69,7 @@ pub use report::{EntryReport, Report};
 
 /// One file as the census reads it: its decode and the shape of its tree. No `Document`
 /// is made: the census needs neither the page's tree nor the span index.
-pub struct Parsed {
+pub struct CensusFile {
     pub name: String,
     pub format: Format,
     pub bytes: Vec<u8>,
@@ -74,32 +79,112 @@ pub struct Parsed {
     pub cover: Vec<(u64, u64)>,
 }
 
-impl Parsed {
+impl CensusFile {
     /// Detects the format and decodes what a census reads (`formats::decode_fields`).
-    pub fn new(name: &str, bytes: Vec<u8>) -> Parsed {
+    pub fn new(name: &str, bytes: Vec<u8>) -> CensusFile {
         let format = crate::formats::detect(name, &bytes);
         let decode = crate::formats::decode_fields(format, name, &bytes);
-        Parsed::from_decode(name, format, bytes, decode)
+        CensusFile::from_decode(name, format, bytes, decode)
     }
 
     /// A file decoded some other way (a test's own decoder, the fuzz target's).
-    pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, decode: Decode) -> Parsed {
+    pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, decode: Decode) -> CensusFile {
         let f = &decode.fields;
         let shape = Shape::new(&f.spans, &f.regions, &f.records);
         let cover = cover::merge_spans(&f.spans);
-        Parsed { name: name.to_string(), format, bytes, decode, shape, cover }
+        CensusFile { name: name.to_string(), format, bytes, decode, shape, cover }
     }
 }
 
-/// Lists `relate` fills for each file, kept from file to file so that it allocates nothing
-/// once they have grown.
+/// Finds an entry by its key, `format|kind|path|type`.
 #[derive(Debug, Default)]
-struct RelateBufs {
-    /// Per record kind: (file stamp, records of the kind in the file).
-    per_kind: Vec<(u32, u32)>,
-    /// Per entry: (file stamp, its value, records holding it, the same value in all of them).
-    uniform: Vec<(u32, f64, u32, bool)>,
-    /// The entries seen in the file.
+pub(crate) struct EntryIndex {
+    by_key: FxMap<String, usize>,
+    /// Reused for keys, so that a look-up that finds its entry allocates nothing.
+    key: String,
+}
+
+/// A record kind as the census knows it: its id (in `Kinds`) and its folded path.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RecordKind<'a> {
+    pub id: usize,
+    pub path: &'a str,
+}
+
+/// What names an entry.
+pub(crate) struct NewEntry<'a> {
+    pub format: &'static str,
+    pub kind: EntryKind,
+    /// The folded path, or for bytes the record kind and offset (`header+0x0c`).
+    pub path: String,
+    pub record: RecordKind<'a>,
+    pub ty: &'a str,
+}
+
+impl EntryIndex {
+    /// The entry `new` names in `entries`, made on first use.
+    pub(crate) fn intern(&mut self, entries: &mut Vec<Entry>, new: NewEntry) -> usize {
+        key_into(&mut self.key, &[new.format, "|", new.kind.name(), "|", &new.path, "|", new.ty]);
+        if let Some(&i) = self.by_key.get(self.key.as_str()) {
+            return i;
+        }
+        let mut e = Entry::new(new.kind, new.path, new.record.path.to_string(), new.ty.to_string());
+        e.format = new.format;
+        e.kind_id = new.record.id;
+        entries.push(e);
+        self.by_key.insert(self.key.clone(), entries.len() - 1);
+        entries.len() - 1
+    }
+}
+
+/// The record kinds met so far, each with what the census keeps of it.
+#[derive(Debug, Default)]
+pub(crate) struct Kinds {
+    /// `format|path` -> index in `caches`.
+    ids: FxMap<String, usize>,
+    pub caches: Vec<KindCache>,
+    /// Reused for keys.
+    key: String,
+}
+
+impl Kinds {
+    /// The id of record kind `path` of a format, made on first use.
+    pub(crate) fn id(&mut self, format: &str, path: &str) -> usize {
+        key_into(&mut self.key, &[format, "|", path]);
+        if let Some(&i) = self.ids.get(self.key.as_str()) {
+            return i;
+        }
+        self.caches.push(KindCache { kind: path.to_string(), ..KindCache::default() });
+        self.ids.insert(self.key.clone(), self.caches.len() - 1);
+        self.caches.len() - 1
+    }
+}
+
+/// How many records of a kind the file being related has (`file` stamps the count).
+#[derive(Debug, Clone, Copy)]
+struct KindRecords {
+    file: u32,
+    records: u32,
+}
+
+/// An entry's values in the file being related (`file` stamps them): the first, how many
+/// records hold one, and whether they all equal the first.
+#[derive(Debug, Clone, Copy)]
+struct EntryInFile {
+    file: u32,
+    first: f64,
+    records: u32,
+    uniform: bool,
+}
+
+/// Lists `relate` fills for each file, kept from file to file so that it allocates nothing
+/// once they have grown. The per-kind and per-entry lists are indexed by id and stamped with
+/// the file, so they need no clearing.
+#[derive(Debug, Default)]
+struct RelateLists {
+    per_kind: Vec<KindRecords>,
+    per_entry: Vec<EntryInFile>,
+    /// The entries with a value in the file.
     seen: Vec<usize>,
     /// The file-wide values: the same in every record of their kind in the file.
     file_scope: relations::Scope,
@@ -122,24 +207,16 @@ pub struct Census {
     pub skipped: u64,
     pub bytes: u64,
     pub entries: Vec<Entry>,
-    index: FxMap<String, usize>,
+    entry_index: EntryIndex,
     relations: Relations,
-    /// Record kind (`format|kind`) -> its cache in `caches`.
-    kind_ids: FxMap<String, usize>,
-    /// Boxed, so that the walk takes a kind's cache out and puts it back by its pointer;
-    /// `None` only while its kind's record is being walked.
-    caches: Vec<Option<Box<KindCache>>>,
-    /// Reused for map keys, so that a lookup that finds its entry allocates nothing.
-    scratch: String,
-    /// Reused by `relate` from file to file.
-    relate_bufs: RelateBufs,
-    /// Reused by every count.
-    bufs: apply::Bufs,
-    /// What `add` plans with (planner 0), and the plan it reuses.
+    kinds: Kinds,
+    relate_lists: RelateLists,
+    count_lists: apply::CountLists,
+    /// What `add` plans with (planner number 0), and the plan it refills.
     planner: Planner,
     plan: Plan,
-    /// Each planner's names, by the planner's number.
-    names: Vec<apply::Names>,
+    /// Each planner's ids as resolved to entries, by the planner's number.
+    planner_ids: Vec<apply::PlannerIds>,
 }
 
 impl Census {
@@ -147,81 +224,53 @@ impl Census {
         Census::default()
     }
 
-    /// The entry for (format, kind, path, type), created on first use.
-    fn intern(&mut self, format: &'static str, kind: EntryKind, path: String, record: &str, ty: &str) -> usize {
-        key_into(&mut self.scratch, &[format, "|", kind.name(), "|", &path, "|", ty]);
-        if let Some(&i) = self.index.get(self.scratch.as_str()) {
-            return i;
-        }
-        let key = self.scratch.clone();
-        let mut e = Entry::new(kind, path, record.to_string(), ty.to_string());
-        e.format = format;
-        e.kind_id = self.kind_id(format, record);
-        self.entries.push(e);
-        self.index.insert(key, self.entries.len() - 1);
-        self.entries.len() - 1
-    }
-
-    /// The id of a record kind of a format.
-    pub(crate) fn kind_id(&mut self, format: &str, kind: &str) -> usize {
-        key_into(&mut self.scratch, &[format, "|", kind]);
-        if let Some(&i) = self.kind_ids.get(self.scratch.as_str()) {
-            return i;
-        }
-        let key = self.scratch.clone();
-        self.caches.push(Some(Box::new(KindCache { kind: kind.to_string(), ..KindCache::default() })));
-        self.kind_ids.insert(key, self.caches.len() - 1);
-        self.caches.len() - 1
-    }
-
     /// Decodes a file, counts it and drops it. Returns its format and error count.
     pub fn add_file(&mut self, name: &str, bytes: Vec<u8>) -> (Format, usize) {
-        let doc = Parsed::new(name, bytes);
-        self.add(&doc);
-        (doc.format, doc.decode.errors.len())
+        let file = CensusFile::new(name, bytes);
+        self.add(&file);
+        (file.format, file.decode.errors.len())
     }
 
     /// Counts one decoded file.
-    pub fn add(&mut self, doc: &Parsed) {
+    pub fn add(&mut self, file: &CensusFile) {
+        // `apply` borrows the whole census, so the plan it reads is lent out of it meanwhile.
         let mut plan = std::mem::take(&mut self.plan);
-        self.planner.plan(doc, &mut plan);
-        self.apply(&plan, &doc.bytes, 0);
+        self.planner.plan(file, &mut plan);
+        self.apply(&plan, &file.bytes, 0);
         self.plan = plan;
     }
 
-    /// Feeds one document's records to the relations: each numeric field against the values
-    /// of its record, of its enclosing records, and the file-wide values: any value that is
-    /// the same in every record of its kind in this file (all of a singleton record's values;
-    /// a LOD record size when every LOD of the file has that size).
-    fn relate(&mut self, insts: &[apply::Inst], values: &[(usize, f64)]) {
-        // Per file, indexed by id and stamped with the file, so nothing is allocated once
-        // the lists have grown: records per kind; per entry (value, records holding it,
-        // same value in all of them).
+    /// Feeds the records just counted (`count_lists`) to the relations: each numeric field
+    /// against the values of its record, of its enclosing records, and the file-wide values:
+    /// any value that is the same in every record of its kind in this file (all of a
+    /// singleton record's values; a LOD record size when every LOD of the file has that size).
+    fn relate(&mut self) {
         let stamp = self.files.len() as u32;
-        let RelateBufs { mut per_kind, mut uniform, mut seen, file_scope: mut base, mut live, mut chain, mut scope } =
-            std::mem::take(&mut self.relate_bufs);
-        per_kind.resize(self.caches.len(), (u32::MAX, 0));
-        for i in insts {
-            let k = &mut per_kind[i.kind];
-            *k = if k.0 == stamp { (stamp, k.1 + 1) } else { (stamp, 1) };
+        let RelateLists { per_kind, per_entry, seen, file_scope, live, chain, scope } = &mut self.relate_lists;
+        let (records, values) = (&self.count_lists.records, &self.count_lists.values);
+        let (entries, relations) = (&self.entries, &mut self.relations);
+        per_kind.resize(self.kinds.caches.len(), KindRecords { file: u32::MAX, records: 0 });
+        for r in records {
+            let k = &mut per_kind[r.kind];
+            *k = KindRecords { file: stamp, records: if k.file == stamp { k.records + 1 } else { 1 } };
         }
-        uniform.resize(self.entries.len(), (u32::MAX, 0.0, 0, false));
+        per_entry.resize(entries.len(), EntryInFile { file: u32::MAX, first: 0.0, records: 0, uniform: false });
         seen.clear();
-        for &(id, v) in values {
-            let u = &mut uniform[id];
-            if u.0 != stamp {
-                *u = (stamp, v, 0, true);
-                seen.push(id);
+        for v in values {
+            let e = &mut per_entry[v.entry];
+            if e.file != stamp {
+                *e = EntryInFile { file: stamp, first: v.value, records: 0, uniform: true };
+                seen.push(v.entry);
             }
-            u.2 += 1;
-            u.3 &= u.1 == v;
+            e.records += 1;
+            e.uniform &= e.first == v.value;
         }
-        base.clear();
-        for &id in &seen {
-            let u = uniform[id];
-            let k = per_kind[self.entries[id].kind_id];
-            if u.3 && k.0 == stamp && k.1 == u.2 {
-                base.put(id, u.1);
+        file_scope.clear();
+        for &id in seen.iter() {
+            let e = per_entry[id];
+            let k = per_kind[entries[id].kind_id];
+            if e.uniform && k.file == stamp && k.records == e.records {
+                file_scope.put(id, e.first);
             }
         }
         // The values of the record being related and of its enclosing records, the nearest
@@ -229,32 +278,29 @@ impl Census {
         // them with an undo list keeps this up to date at one put and one undo a value.
         // Only records with a field still worth observing, and the records enclosing them,
         // take part (after the first files, few fields have candidates left).
+        let observed = |v: &EntryValue| entries[v.entry].kind == EntryKind::Field;
         live.clear();
-        live.extend(insts.iter().map(|i| {
-            values[i.values.clone()]
-                .iter()
-                .any(|&(a, _)| self.entries[a].kind == EntryKind::Field && self.relations.wants(a))
-        }));
-        for n in (0..insts.len()).rev() {
-            if let (true, Some(p)) = (live[n], insts[n].parent) {
+        live.extend(
+            records.iter().map(|r| values[r.values.clone()].iter().any(|v| observed(v) && relations.wants(v.entry))),
+        );
+        for n in (0..records.len()).rev() {
+            if let (true, Some(p)) = (live[n], records[n].parent) {
                 live[p] = true;
             }
         }
-        chain.slots.resize(self.entries.len(), (0, 0.0));
-        for (n, inst) in insts.iter().enumerate() {
+        chain.grow(entries.len());
+        for (n, record) in records.iter().enumerate() {
             if !live[n] {
                 continue;
             }
-            chain.enter(n, inst.parent, &values[inst.values.clone()]);
+            let own = &values[record.values.clone()];
+            chain.enter(n, record.parent, own);
             // A field seen before only narrows its candidates, each looked up in the chain,
             // then in the file-wide values. Only a field's first record needs its whole scope.
-            let lookup = |b: usize| chain.get(b).or_else(|| base.get(b));
+            let lookup = |b: usize| chain.get(b).or_else(|| file_scope.get(b));
             let mut first_seen = false;
-            for &(a, va) in &values[inst.values.clone()] {
-                if self.entries[a].kind == EntryKind::Field
-                    && self.relations.wants(a)
-                    && !self.relations.narrow(a, va, lookup)
-                {
+            for v in own {
+                if observed(v) && relations.wants(v.entry) && !relations.narrow(v.entry, v.value, lookup) {
                     first_seen = true;
                 }
             }
@@ -265,16 +311,15 @@ impl Census {
             scope.clear();
             let mut p = Some(n);
             while let Some(k) = p {
-                values[insts[k].values.clone()].iter().for_each(|&(id, v)| scope.put(id, v));
-                p = insts[k].parent;
+                values[records[k].values.clone()].iter().for_each(|v| scope.put(v.entry, v.value));
+                p = records[k].parent;
             }
-            for &(a, va) in &values[inst.values.clone()] {
-                if self.entries[a].kind == EntryKind::Field && !self.relations.seen(a) {
-                    self.relations.observe(a, va, relations::Layered { top: &scope, base: &base });
+            for v in own {
+                if observed(v) && !relations.seen(v.entry) {
+                    relations.observe(v.entry, v.value, relations::Layered { top: scope, base: file_scope });
                 }
             }
         }
         chain.leave_all();
-        self.relate_bufs = RelateBufs { per_kind, uniform, seen, file_scope: base, live, chain, scope };
     }
 }

@@ -1,28 +1,24 @@
 //! Planning on several threads while one census counts: files are read, decoded and planned
-//! by `threads` workers and their plans handed to the census in file order, so the result is
-//! exactly the one-thread census's. What crosses from core to core is the plan (tens of KB),
-//! not the decoded document: reading another core's 160 KB document for every file cost as
-//! much as decoding it (docs/census.md, "How fast"). At most `AHEAD` plans wait at any time,
-//! so memory stays bounded whatever the files' sizes. Native only: the page runs its census
-//! in one worker.
+//! by worker threads and their plans handed to the census in file order, so the result is
+//! exactly the one-thread census's. What crosses from core to core is the plan, not the much
+//! larger decoded file (docs/performance.md). At most `AHEAD` plans wait at any time, so
+//! memory stays bounded whatever the files' sizes. Native only: the page runs its census in
+//! one worker.
 
 use super::plan::Plan;
-use super::{Census, Parsed, Planner};
+use super::{Census, CensusFile, Planner};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 
 /// How far past the next file the census needs the workers may plan.
 const AHEAD: usize = 16;
-/// How many counted plans a worker keeps before filling the oldest again: written soon after
-/// the counting core read it, a plan's memory must first be taken back from that core, which
-/// in this machine's slow periods made planning 15 % slower (151 against 129 us a file).
-const LINGER: usize = 32;
+/// How many counted plans a worker keeps before it refills the oldest: a plan the counting
+/// core has just read is slower to write again than one it read a while ago.
+const KEPT_PLANS: usize = 32;
 /// Plans larger than this are not kept (a file of very many fields), so that the kept ones
 /// stay a few MB.
 const KEEP_BYTES: usize = 1 << 20;
-/// The "worker" of a plan the census thread made itself.
-const MINE: usize = usize::MAX;
 
 /// The next index a worker takes, and the next one the census needs.
 struct Turns {
@@ -30,8 +26,77 @@ struct Turns {
     needed: usize,
 }
 
+/// Which file each thread plans next, shared by the census thread and the workers.
+struct Schedule {
+    /// How many files there are.
+    n: usize,
+    turns: Mutex<Turns>,
+    /// Signalled when `needed` moves or the census stops.
+    moved: Condvar,
+    stop: AtomicBool,
+}
+
+impl Schedule {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Turns> {
+        self.turns.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The next file for a worker, waiting while it would be more than `AHEAD` past the one
+    /// the census needs; `None` once every file is taken or the census stopped.
+    fn worker_turn(&self) -> Option<usize> {
+        let mut t = self.lock();
+        while t.taken < self.n && t.taken >= t.needed + AHEAD && !self.stop.load(Ordering::Relaxed) {
+            t = self.moved.wait(t).unwrap_or_else(|e| e.into_inner());
+        }
+        if t.taken >= self.n || self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        t.taken += 1;
+        Some(t.taken - 1)
+    }
+
+    /// The next file for the census thread, if one is free now.
+    fn census_turn(&self) -> Option<usize> {
+        let mut t = self.lock();
+        (t.taken < self.n && t.taken < t.needed + AHEAD).then(|| {
+            t.taken += 1;
+            t.taken - 1
+        })
+    }
+
+    /// The census has counted the files before `next`.
+    fn counted(&self, next: usize) {
+        self.lock().needed = next;
+        self.moved.notify_all();
+    }
+
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.moved.notify_all();
+    }
+}
+
 /// A planned file: its plan and its bytes (the census reads the unexplained ones).
-type Planned = (Plan, Vec<u8>);
+struct Planned {
+    plan: Plan,
+    bytes: Vec<u8>,
+}
+
+/// Which thread planned a file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum PlannedBy {
+    /// The counting thread itself, with the census's own planner (planner number 0).
+    Census,
+    /// Worker `w` (planner number `w + 1`).
+    Worker(usize),
+}
+
+/// File `index`, planned by `by`, or the error loading it gave.
+struct Done {
+    index: usize,
+    by: PlannedBy,
+    planned: Result<Planned, String>,
+}
 
 /// Plans file `i` with `planner` into `plan`, reused.
 fn plan_file<F>(load: &F, i: usize, planner: &mut Planner, mut plan: Plan) -> Result<Planned, String>
@@ -39,9 +104,33 @@ where
     F: Fn(usize) -> Result<(String, Vec<u8>), String>,
 {
     let (name, bytes) = load(i)?;
-    let mut doc = Parsed::new(&name, bytes);
-    planner.plan(&doc, &mut plan);
-    Ok((plan, std::mem::take(&mut doc.bytes)))
+    let file = CensusFile::new(&name, bytes);
+    planner.plan(&file, &mut plan);
+    Ok(Planned { plan, bytes: file.bytes })
+}
+
+/// A worker: plans the files `schedule` gives it with a planner of its own, refilling the
+/// plans the census sends back.
+fn worker<F>(w: usize, schedule: &Schedule, load: &F, done: mpsc::Sender<Done>, back: mpsc::Receiver<Planned>)
+where
+    F: Fn(usize) -> Result<(String, Vec<u8>), String>,
+{
+    let mut planner = Planner::new();
+    let mut spare: VecDeque<Plan> = VecDeque::new();
+    loop {
+        // The file's bytes are dropped here, on the thread that allocated them.
+        while let Ok(Planned { plan, .. }) = back.try_recv() {
+            if plan.capacity_bytes() <= KEEP_BYTES {
+                spare.push_back(plan);
+            }
+        }
+        let Some(i) = schedule.worker_turn() else { return };
+        let reuse = if spare.len() > KEPT_PLANS { spare.pop_front() } else { None };
+        let planned = plan_file(load, i, &mut planner, reuse.unwrap_or_default());
+        if done.send(Done { index: i, by: PlannedBy::Worker(w), planned }).is_err() {
+            return;
+        }
+    }
 }
 
 impl Census {
@@ -49,8 +138,7 @@ impl Census {
     /// error that stops the census (returned, with the files before it counted). `threads`
     /// counts the census's own: with more than one, `threads - 1` workers read, decode and
     /// plan while this thread counts, and plans too whenever the file it needs next is not
-    /// ready (one more worker than that only makes the threads take turns on the cores:
-    /// 2,349 against 3,365 files/s on two cores).
+    /// ready (one more worker than that only makes the threads take turns on the cores).
     pub fn add_files<F>(&mut self, n: usize, threads: usize, load: F) -> Result<(), String>
     where
         F: Fn(usize) -> Result<(String, Vec<u8>), String> + Sync,
@@ -64,64 +152,40 @@ impl Census {
             return Ok(());
         }
         // Planner 0 is the census's own; the workers' planners, 1 and on, start afresh.
-        self.names.truncate(1);
-        let turns = Mutex::new(Turns { taken: 0, needed: 0 });
-        let moved = Condvar::new();
-        let stop = AtomicBool::new(false);
-        let (tx, rx) = mpsc::channel::<(usize, usize, Result<Planned, String>)>();
+        self.planner_ids.truncate(1);
+        let schedule = Schedule {
+            n,
+            turns: Mutex::new(Turns { taken: 0, needed: 0 }),
+            moved: Condvar::new(),
+            stop: AtomicBool::new(false),
+        };
+        let (tx, rx) = mpsc::channel::<Done>();
         // Counted plans go back to the worker that made them, to be filled again there:
         // freeing from another thread than the allocating one contends for the allocator's
         // lock, and a plan's lists, once grown, need no allocation at all.
         let mut back = Vec::new();
+        // `apply` borrows the whole census, so its own planner is lent out of it meanwhile.
         let mut own = std::mem::take(&mut self.planner);
         let result = std::thread::scope(|s| {
             for w in 0..threads - 1 {
-                let tx = tx.clone();
+                let done = tx.clone();
                 let (back_tx, back_rx) = mpsc::channel::<Planned>();
                 back.push(back_tx);
-                let (turns, moved, stop, load) = (&turns, &moved, &stop, &load);
-                s.spawn(move || {
-                    let mut planner = Planner::new();
-                    let mut spare: VecDeque<Plan> = VecDeque::new();
-                    loop {
-                        while let Ok((plan, bytes)) = back_rx.try_recv() {
-                            drop(bytes);
-                            if plan.capacity_bytes() <= KEEP_BYTES {
-                                spare.push_back(plan);
-                            }
-                        }
-                        let i = {
-                            let mut t = turns.lock().unwrap_or_else(|e| e.into_inner());
-                            while t.taken < n && t.taken >= t.needed + AHEAD && !stop.load(Ordering::Relaxed) {
-                                t = moved.wait(t).unwrap_or_else(|e| e.into_inner());
-                            }
-                            if t.taken >= n || stop.load(Ordering::Relaxed) {
-                                return;
-                            }
-                            t.taken += 1;
-                            t.taken - 1
-                        };
-                        let reuse = if spare.len() > LINGER { spare.pop_front() } else { None };
-                        let planned = plan_file(load, i, &mut planner, reuse.unwrap_or_default());
-                        if tx.send((i, w, planned)).is_err() {
-                            return;
-                        }
-                    }
-                });
+                let (schedule, load) = (&schedule, &load);
+                s.spawn(move || worker(w, schedule, load, done, back_rx));
             }
             drop(tx);
             // Plans that came early wait here for their turn.
-            let mut early: BTreeMap<usize, (usize, Result<Planned, String>)> = BTreeMap::new();
-            let mut mine: Option<Plan> = None;
-            let mut result = Ok(());
+            let mut early: BTreeMap<usize, Done> = BTreeMap::new();
+            let mut census_spare: Option<Plan> = None;
             for next in 0..n {
                 let planned = loop {
                     if let Some(d) = early.remove(&next) {
                         break Some(d);
                     }
                     match rx.try_recv() {
-                        Ok((i, w, d)) => {
-                            early.insert(i, (w, d));
+                        Ok(d) => {
+                            early.insert(d.index, d);
                             continue;
                         }
                         Err(mpsc::TryRecvError::Empty) => {}
@@ -129,54 +193,40 @@ impl Census {
                     }
                     // Nothing to count yet: rather than wait, this thread plans the next file
                     // no worker has taken, so both cores stay busy whichever side is slower.
-                    let take = {
-                        let mut t = turns.lock().unwrap_or_else(|e| e.into_inner());
-                        (t.taken < n && t.taken < t.needed + AHEAD).then(|| {
-                            t.taken += 1;
-                            t.taken - 1
-                        })
-                    };
-                    match take {
+                    match schedule.census_turn() {
                         Some(i) => {
-                            let planned = plan_file(&load, i, &mut own, mine.take().unwrap_or_default());
-                            early.insert(i, (MINE, planned));
+                            let planned = plan_file(&load, i, &mut own, census_spare.take().unwrap_or_default());
+                            early.insert(i, Done { index: i, by: PlannedBy::Census, planned });
                         }
                         None => match rx.recv() {
-                            Ok((i, w, d)) => {
-                                early.insert(i, (w, d));
+                            Ok(d) => {
+                                early.insert(d.index, d);
                             }
                             Err(_) => break None,
                         },
                     }
                 };
                 match planned {
-                    Some((w, Ok((plan, bytes)))) => {
-                        self.apply(&plan, &bytes, if w == MINE { 0 } else { w + 1 });
-                        match back.get(w) {
-                            Some(b) => {
-                                let _ = b.send((plan, bytes));
-                            }
-                            // The census's own plans are reused here; a worker that has ended
-                            // takes nothing back.
-                            None if w == MINE => mine = Some(plan),
-                            None => {}
+                    Some(Done { by: PlannedBy::Census, planned: Ok(p), .. }) => {
+                        self.apply(&p.plan, &p.bytes, 0);
+                        census_spare = Some(p.plan);
+                    }
+                    Some(Done { by: PlannedBy::Worker(w), planned: Ok(p), .. }) => {
+                        self.apply(&p.plan, &p.bytes, w + 1);
+                        // A worker that has ended takes nothing back.
+                        if let Some(b) = back.get(w) {
+                            let _ = b.send(p);
                         }
                     }
-                    Some((_, Err(e))) => {
-                        result = Err(e);
-                        break;
+                    Some(Done { planned: Err(e), .. }) => {
+                        schedule.stop();
+                        return Err(e);
                     }
                     None => break,
                 }
-                let mut t = turns.lock().unwrap_or_else(|e| e.into_inner());
-                t.needed = next + 1;
-                moved.notify_all();
+                schedule.counted(next + 1);
             }
-            if result.is_err() {
-                stop.store(true, Ordering::Relaxed);
-                moved.notify_all();
-            }
-            result
+            Ok(())
         });
         self.planner = own;
         result

@@ -2,10 +2,8 @@
 //! order, and for each the values to count (fields, counts, array regions) and the byte
 //! ranges no field explains. Names are the planner's own small ids, defined in the plan that
 //! first uses them, so the census resolves a name once per planner, not once per record.
-//!
-//! A builder MeshSet's plan is about a quarter of its decoded document (which is about
-//! 160 KB): on two threads only the plan crosses from core to core, and that crossing is what
-//! costs (docs/census.md, "How fast").
+//! A plan is much smaller than the decoded document it comes from, so it is what crosses from
+//! a worker thread to the counting one (docs/performance.md).
 
 use crate::formats::Format;
 use crate::span::Confidence;
@@ -13,48 +11,43 @@ use crate::span::Confidence;
 /// A name a planner made an id for, in the order it made them (each list of ids counts from 0
 /// per planner).
 #[derive(Debug, Clone)]
-pub enum Def {
+pub enum NewName {
     /// A record kind: its folded path, `lod[*].section[*]`, in a format.
     Kind { format: &'static str, path: String },
-    /// A field, by its unfolded leaf name (its record kind is the record's it is counted in);
-    /// the type, length and confidence it first came with (an entry takes its record's first field's: that is always one
-    /// whose name a planner uses for the first time); and whether the name is indexed
-    /// (`lod_ptr[3]`: several values per record, so no relation).
-    Field { name: String, ty: String, width: u64, confidence: Confidence, indexed: bool },
+    /// A field name (its record kind is the one of the record it is counted in).
+    Field(FieldDef),
     /// A folded child name of a record kind (the record's it is counted in): the array it
     /// counts, or its region.
     Slot { folded: String },
 }
 
-/// One field in one record, 16 bytes; its value's text is the next `value_len` bytes of
+/// A field name as a planner first met it. An entry takes the type, width and confidence of
+/// the first field counted in it, which is always one whose name a planner met for the first
+/// time.
+#[derive(Debug, Clone)]
+pub struct FieldDef {
+    /// The unfolded leaf name, `lod_ptr[3]` or `flags`.
+    pub name: String,
+    pub ty: String,
+    /// The span's length in bytes.
+    pub width: u64,
+    pub confidence: Confidence,
+    /// Whether the name is indexed (`lod_ptr[3]`: several values per record, so no relation).
+    pub indexed: bool,
+}
+
+/// One field in one record; its value's text is the next `value_len` bytes of
 /// `Plan::values`.
 #[derive(Debug, Clone)]
 pub struct FieldOp {
     /// The planner's field id.
     pub id: u32,
-    /// The value's length, and in the top bit whether the field's type is a flags type
-    /// (whose `0x5 (a | c)` text is a number).
-    len_flags: u32,
+    /// The value's length in `Plan::values` (`Plan::push` cuts a value to fit a u32).
+    pub value_len: u32,
     /// Where the field starts in the file.
     pub at: u64,
-}
-
-const FLAGS: u32 = 1 << 31;
-
-impl FieldOp {
-    /// A field whose value is `len` bytes long (under 2 GB: `Plan::push` cuts).
-    fn new(id: u32, len: usize, flags: bool, at: u64) -> FieldOp {
-        FieldOp { id, len_flags: len as u32 | if flags { FLAGS } else { 0 }, at }
-    }
-
-    /// The value's length in `Plan::values`.
-    pub fn value_len(&self) -> usize {
-        (self.len_flags & !FLAGS) as usize
-    }
-
-    pub fn flags(&self) -> bool {
-        self.len_flags & FLAGS != 0
-    }
+    /// Whether the field's type is a flags type, whose `0x5 (a | c)` text is a number.
+    pub flags: bool,
 }
 
 /// A count of indexed children (`lod[*].section[*]` per LOD), or an array region's count and
@@ -63,6 +56,7 @@ impl FieldOp {
 pub struct NumOp {
     /// The planner's slot id.
     pub slot: u32,
+    /// An array region (`n` elements of `stride` bytes), not a count of indexed children.
     pub region: bool,
     /// The count.
     pub n: u64,
@@ -72,10 +66,10 @@ pub struct NumOp {
     pub at: u64,
 }
 
-/// One record, in walk order (each after its parent), 56 bytes. Its parts are runs of the
-/// plan's lists, each starting where the record before's ends (`Plan::parts`).
+/// One record, in walk order (each after its parent). Its parts are runs of the plan's lists,
+/// each starting where the previous record's ends (`Plan::parts`).
 #[derive(Debug, Clone)]
-pub struct Rec {
+pub struct PlanRecord {
     /// The planner's kind id.
     pub kind: u32,
     /// The enclosing record's index; `NO_PARENT` for the file itself.
@@ -84,10 +78,11 @@ pub struct Rec {
     /// Where it starts and ends, as far as its own file tells.
     pub lo: u64,
     pub hi: u64,
-    /// A lone element of an array of records whose end is the stride an earlier file's
-    /// elements of its kind had: the uncovered bytes from `hi` on end at `reach` (0 when
-    /// there is no such stride to take), and `ext` are those bytes less sub-records, which
-    /// the record owns if the stride says so. Only the census knows the earlier files.
+    /// For a lone element of an array of records, whose end is where the stride of an
+    /// earlier file's elements of its kind says: the uncovered bytes from `hi` on end at
+    /// `reach` (0 when there is nothing to take), and `Parts::ext` are those bytes less
+    /// sub-records, which the record owns if the stride says so. Only the census knows the
+    /// earlier files.
     pub reach: u64,
 }
 
@@ -107,6 +102,14 @@ pub struct Ends {
     pub unknown: u32,
 }
 
+/// One record kind's stride as an array element, as the file last had it.
+#[derive(Debug, Clone, Copy)]
+pub struct KindStride {
+    /// The planner's kind id.
+    pub kind: u32,
+    pub stride: u64,
+}
+
 /// A record's parts.
 pub struct Parts<'p> {
     pub fields: &'p [FieldOp],
@@ -124,18 +127,19 @@ pub struct Plan {
     pub len: u64,
     pub errors: bool,
     /// Names first used in this plan.
-    pub defs: Vec<Def>,
+    pub new_names: Vec<NewName>,
+    /// The records' paths, each past its parent's, one after the other.
     pub paths: String,
-    pub records: Vec<Rec>,
+    pub records: Vec<PlanRecord>,
     pub fields: Vec<FieldOp>,
-    /// The fields' values, one text after the other: most are a few bytes, so the plan
-    /// carries them in a fifth of the room of a `Short` each.
+    /// The fields' values, one text after the other: most are a few bytes, far less than a
+    /// `Short` each would take.
     pub values: String,
     pub nums: Vec<NumOp>,
     pub holes: Vec<(u64, u64)>,
     /// The stride each record kind's array elements last had in this file, where they had
     /// one: the stride a lone element of a later file takes.
-    pub strides: Vec<(u32, u64)>,
+    pub strides: Vec<KindStride>,
 }
 
 impl Plan {
@@ -145,7 +149,7 @@ impl Plan {
         self.format = Format::Unknown;
         self.len = 0;
         self.errors = false;
-        self.defs.clear();
+        self.new_names.clear();
         self.paths.clear();
         self.records.clear();
         self.fields.clear();
@@ -159,12 +163,12 @@ impl Plan {
     pub fn push(&mut self, id: u32, value: &str, flags: bool, at: u64) {
         // A text of 2 GB is no field value: cut, on a character boundary, rather than lie
         // about its length.
-        let mut n = value.len().min((FLAGS - 1) as usize);
+        let mut n = value.len().min((1 << 31) - 1);
         while !value.is_char_boundary(n) {
             n -= 1;
         }
         self.values.push_str(&value[..n]);
-        self.fields.push(FieldOp::new(id, n, flags, at));
+        self.fields.push(FieldOp { id, value_len: n as u32, at, flags });
     }
 
     /// About how much memory the plan's lists hold.
@@ -172,7 +176,7 @@ impl Plan {
         use std::mem::size_of;
         self.fields.capacity() * size_of::<FieldOp>()
             + self.values.capacity()
-            + self.records.capacity() * size_of::<Rec>()
+            + self.records.capacity() * size_of::<PlanRecord>()
             + self.nums.capacity() * size_of::<NumOp>()
             + self.holes.capacity() * size_of::<(u64, u64)>()
             + self.paths.capacity()

@@ -6,13 +6,29 @@
 //! each later record keeps only the candidates that are present and still equal. The lists
 //! only shrink, so after a few files almost no work is left.
 
+/// One numeric value of a record: its entry and the number.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EntryValue {
+    pub entry: usize,
+    pub value: f64,
+}
+
+/// A value put in a `Scope`, stamped with the scope's fill it belongs to.
+#[derive(Debug, Clone, Copy, Default)]
+struct Stamped {
+    stamp: u32,
+    value: f64,
+}
+
 /// The values in scope of one record: one per entry, the first one put in winning (own and
 /// enclosing records go in before file-wide values). Stamped slots indexed by entry id, so
 /// filling it costs no sort and no allocation once it has grown to the number of entries.
 #[derive(Debug, Default)]
 pub struct Scope {
     stamp: u32,
-    slots: Vec<(u32, f64)>,
+    /// By entry id; a slot whose stamp is not the scope's is empty.
+    slots: Vec<Stamped>,
+    /// The entries put in since the last clear.
     ids: Vec<usize>,
 }
 
@@ -22,7 +38,7 @@ impl Scope {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // After 2^32 clears the stamps could collide: start the slots afresh.
-            self.slots.iter_mut().for_each(|s| s.0 = 0);
+            self.slots.iter_mut().for_each(|s| s.stamp = 0);
             self.stamp = 1;
         }
         self.ids.clear();
@@ -31,20 +47,20 @@ impl Scope {
     /// Puts entry `id`'s value in scope unless it has one already.
     pub fn put(&mut self, id: usize, v: f64) {
         if self.slots.len() <= id {
-            self.slots.resize(id + 1, (0, 0.0));
+            self.slots.resize(id + 1, Stamped::default());
         }
-        if self.slots[id].0 != self.stamp {
-            self.slots[id] = (self.stamp, v);
+        if self.slots[id].stamp != self.stamp {
+            self.slots[id] = Stamped { stamp: self.stamp, value: v };
             self.ids.push(id);
         }
     }
 
     pub fn get(&self, id: usize) -> Option<f64> {
-        self.slots.get(id).filter(|s| s.0 == self.stamp).map(|s| s.1)
+        self.slots.get(id).filter(|s| s.stamp == self.stamp).map(|s| s.value)
     }
 
     fn iter(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
-        self.ids.iter().map(|&id| (id, self.slots[id].1))
+        self.ids.iter().map(|&id| (id, self.slots[id].value))
     }
 }
 
@@ -53,27 +69,54 @@ impl Scope {
 /// that do not enclose it, undoing what they put.
 #[derive(Debug, Default)]
 pub struct Chain {
-    /// Per entry: the record (+ 1) whose value is in scope, 0 for none, and the value.
-    pub slots: Vec<(u32, f64)>,
-    /// Records entered and not left: (record, where its undo entries start).
-    open: Vec<(usize, usize)>,
-    undo: Vec<(usize, (u32, f64))>,
+    /// Per entry: the value in scope and whose it is.
+    slots: Vec<Held>,
+    /// Records entered and not left, innermost last.
+    open: Vec<OpenRecord>,
+    /// What entering records overwrote, to be put back when they are left.
+    undo: Vec<Overwritten>,
+}
+
+/// An entry's value in a `Chain` and the record (its index + 1) that put it; 0 for none.
+#[derive(Debug, Clone, Copy, Default)]
+struct Held {
+    record: u32,
+    value: f64,
+}
+
+/// A record entered in a `Chain`, and where its undo entries start.
+#[derive(Debug, Clone, Copy)]
+struct OpenRecord {
+    record: usize,
+    undo_from: usize,
+}
+
+/// A slot a record overwrote, and what it held before.
+#[derive(Debug, Clone, Copy)]
+struct Overwritten {
+    entry: usize,
+    was: Held,
 }
 
 impl Chain {
+    /// Makes room for entries up to `n`, so that entering records does not grow the list.
+    pub fn grow(&mut self, n: usize) {
+        self.slots.resize(n.max(self.slots.len()), Held::default());
+    }
+
     /// Enters record `n` whose enclosing record is `parent` (`None`: a top record).
-    pub fn enter(&mut self, n: usize, parent: Option<usize>, values: &[(usize, f64)]) {
+    pub fn enter(&mut self, n: usize, parent: Option<usize>, values: &[EntryValue]) {
         self.leave_to(parent);
         let me = n as u32 + 1;
-        self.open.push((n, self.undo.len()));
-        for &(id, v) in values {
-            if self.slots.len() <= id {
-                self.slots.resize(id + 1, (0, 0.0));
+        self.open.push(OpenRecord { record: n, undo_from: self.undo.len() });
+        for &EntryValue { entry, value } in values {
+            if self.slots.len() <= entry {
+                self.slots.resize(entry + 1, Held::default());
             }
             // The first value a record puts for an entry is its own.
-            if self.slots[id].0 != me {
-                self.undo.push((id, self.slots[id]));
-                self.slots[id] = (me, v);
+            if self.slots[entry].record != me {
+                self.undo.push(Overwritten { entry, was: self.slots[entry] });
+                self.slots[entry] = Held { record: me, value };
             }
         }
     }
@@ -85,19 +128,19 @@ impl Chain {
 
     /// Leaves the open records down to `parent`, undoing what they put.
     fn leave_to(&mut self, parent: Option<usize>) {
-        while let Some(&(k, u0)) = self.open.last() {
-            if Some(k) == parent {
+        while let Some(&OpenRecord { record, undo_from }) = self.open.last() {
+            if Some(record) == parent {
                 break;
             }
-            for (id, old) in self.undo.drain(u0..).rev() {
-                self.slots[id] = old;
+            for o in self.undo.drain(undo_from..).rev() {
+                self.slots[o.entry] = o.was;
             }
             self.open.pop();
         }
     }
 
     pub fn get(&self, id: usize) -> Option<f64> {
-        self.slots.get(id).filter(|s| s.0 != 0).map(|s| s.1)
+        self.slots.get(id).filter(|s| s.record != 0).map(|s| s.value)
     }
 }
 
@@ -182,17 +225,18 @@ mod tests {
 
     #[test]
     fn a_chain_holds_the_nearest_enclosing_value() {
+        let v = |entry, value| EntryValue { entry, value };
         let mut c = Chain::default();
-        c.enter(0, None, &[(1, 10.0), (2, 20.0)]);
-        c.enter(1, Some(0), &[(1, 11.0), (1, 99.0)]);
+        c.enter(0, None, &[v(1, 10.0), v(2, 20.0)]);
+        c.enter(1, Some(0), &[v(1, 11.0), v(1, 99.0)]);
         assert_eq!((c.get(1), c.get(2)), (Some(11.0), Some(20.0)), "own first, then enclosing; first put wins");
-        c.enter(2, Some(1), &[(3, 30.0)]);
+        c.enter(2, Some(1), &[v(3, 30.0)]);
         c.enter(3, Some(0), &[]);
         assert_eq!((c.get(1), c.get(3)), (Some(10.0), None), "records left are undone");
         c.enter(4, None, &[]);
         assert_eq!(c.get(1), None);
         c.leave_all();
-        assert!(c.slots.iter().all(|s| s.0 == 0), "leaving all restores every slot");
+        assert!(c.slots.iter().all(|s| s.record == 0), "leaving all restores every slot");
     }
 
     #[test]

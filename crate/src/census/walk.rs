@@ -4,10 +4,10 @@
 use super::accumulate::is_flags;
 use super::cover::{subtract, Cover};
 use super::fold::{fold, join};
-use super::plan::{Def, Ends, NumOp, Plan, Rec, NO_PARENT};
-use super::{key_into, FxMap, Parsed};
+use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
-use crate::shape::Texts;
+use crate::shape::{ShapeNode, Texts};
 use crate::span::Confidence;
 
 /// Unexplained bytes are counted only in a record's first this many bytes, so a record
@@ -30,15 +30,40 @@ pub fn record_name(kind: &str) -> &str {
     }
 }
 
-/// A group child waiting for its walk: node, record kind, indexed name, and where the
-/// elements of the same array before and after it start.
+/// A sub-record waiting for its walk, and where the elements of the same array before and
+/// after it start.
 #[derive(Debug, Clone, Copy)]
-struct Group {
+struct SubRecord {
+    /// Its node in the shape.
     node: u32,
+    /// The planner's kind id.
     kind: u32,
+    /// Whether its name is indexed (an element of an array of records).
     indexed: bool,
     prev: Option<u64>,
     after: Option<u64>,
+}
+
+/// A child name of a record kind: its place in `PlanKind::slots`, and whether it is indexed.
+#[derive(Debug, Clone, Copy)]
+struct ChildName {
+    slot: usize,
+    indexed: bool,
+}
+
+/// How many indexed children of one slot a record has, and where the first starts.
+#[derive(Debug, Clone, Copy)]
+struct ChildCount {
+    slot: usize,
+    count: u64,
+    at: u64,
+}
+
+/// The stride a kind's array elements last had, and in which of the planner's files.
+#[derive(Debug, Clone, Copy, Default)]
+struct StrideSeen {
+    file: u32,
+    stride: u64,
 }
 
 /// Where a record's array says the next element starts.
@@ -59,12 +84,11 @@ struct PlanKind {
     names: FxMap<String, u32>,
     /// The field ids of the last record of the kind, in order.
     seq: Vec<u32>,
-    /// Child names: their slot here, and whether the name is indexed.
-    children: FxMap<String, (usize, bool)>,
+    /// Child names, unfolded.
+    children: FxMap<String, ChildName>,
     slots: Vec<PlanSlot>,
-    /// The stride this kind's array elements last had in the file being planned: (the
-    /// planner's file number, stride).
-    stride: (u32, u64),
+    /// The stride this kind's array elements last had.
+    stride: StrideSeen,
 }
 
 /// A folded child name of a record kind.
@@ -73,7 +97,7 @@ struct PlanSlot {
     folded: String,
     /// The planner's slot id.
     id: u32,
-    /// The record kind of a group child of this name.
+    /// The record kind of a sub-record of this name.
     kind: Option<u32>,
 }
 
@@ -94,18 +118,32 @@ pub struct Planner {
     file: u32,
     /// Kinds whose stride was set in this file.
     strided: Vec<u32>,
-    groups: Vec<Group>,
+    /// Lists reused from record to record, so a warm planner allocates nothing.
+    sub_records: Vec<SubRecord>,
     holes: Vec<(u64, u64)>,
-    counts: Vec<(usize, u64, u64)>,
+    counts: Vec<ChildCount>,
     scratch: String,
 }
 
-/// The parts of one document a walk reads.
-struct Doc<'d> {
-    parsed: &'d Parsed,
+/// The parts of one file a walk reads.
+struct WalkedFile<'d> {
+    file: &'d CensusFile,
     texts: Texts<'d>,
     cover: Cover<'d>,
     format: &'static str,
+}
+
+/// One record to walk: its kind, its path and children in the shape, its parent, where the
+/// next element of its array starts, and the extent its node has (`None` for the file).
+struct RecordToWalk<'a> {
+    kind: u32,
+    path: &'a str,
+    children: &'a [u32],
+    /// The parent's index in `Plan::records` (`NO_PARENT` for the file) and its path's length.
+    parent: u32,
+    parent_path: usize,
+    next: Next,
+    extent: Option<(u64, u64)>,
 }
 
 impl Planner {
@@ -115,7 +153,7 @@ impl Planner {
 
     /// Plans one decoded file into `plan` (emptied first). A file of no known format gives a
     /// plan with no records.
-    pub fn plan(&mut self, doc: &Parsed, plan: &mut Plan) {
+    pub fn plan(&mut self, doc: &CensusFile, plan: &mut Plan) {
         plan.clear();
         plan.name.push_str(&doc.name);
         plan.format = doc.format;
@@ -126,16 +164,25 @@ impl Planner {
         }
         self.file = self.file.wrapping_add(1);
         let f = &doc.decode.fields;
-        let d = Doc {
-            parsed: doc,
+        let d = WalkedFile {
+            file: doc,
             texts: Texts { spans: &f.spans, regions: &f.regions },
             cover: Cover::new(&doc.cover, &f.regions),
             format: doc.format.name(),
         };
         let root = self.kind(d.format, "", plan);
-        self.record(&d, plan, root, "", &doc.shape.roots, (NO_PARENT, 0), Next::None, None);
-        for k in self.strided.drain(..) {
-            plan.strides.push((k, self.kinds[k as usize].stride.1));
+        let file = RecordToWalk {
+            kind: root,
+            path: "",
+            children: &doc.shape.roots,
+            parent: NO_PARENT,
+            parent_path: 0,
+            next: Next::None,
+            extent: None,
+        };
+        self.record(&d, plan, file);
+        for kind in self.strided.drain(..) {
+            plan.strides.push(KindStride { kind, stride: self.kinds[kind as usize].stride.stride });
         }
     }
 
@@ -148,12 +195,12 @@ impl Planner {
         let k = self.kinds.len() as u32;
         self.ids.insert(self.scratch.clone(), k);
         self.kinds.push(PlanKind { path: path.to_string(), ..PlanKind::default() });
-        plan.defs.push(Def::Kind { format, path: path.to_string() });
+        plan.new_names.push(NewName::Kind { format, path: path.to_string() });
         k
     }
 
     /// The slot of child `name` of record kind `kind`, and whether the name is indexed.
-    fn slot(&mut self, kind: u32, name: &str, plan: &mut Plan) -> (usize, bool) {
+    fn slot(&mut self, kind: u32, name: &str, plan: &mut Plan) -> ChildName {
         let k = &mut self.kinds[kind as usize];
         if let Some(&x) = k.children.get(name) {
             return x;
@@ -163,34 +210,46 @@ impl Planner {
         let slot = match k.slots.iter().position(|s| s.folded == folded) {
             Some(s) => s,
             None => {
-                plan.defs.push(Def::Slot { folded: folded.clone() });
+                plan.new_names.push(NewName::Slot { folded: folded.clone() });
                 k.slots.push(PlanSlot { folded, id: self.slots, kind: None });
                 self.slots += 1;
                 k.slots.len() - 1
             }
         };
-        k.children.insert(name.to_string(), (slot, indexed));
-        (slot, indexed)
+        let child = ChildName { slot, indexed };
+        k.children.insert(name.to_string(), child);
+        child
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn record(
-        &mut self,
-        d: &Doc,
-        plan: &mut Plan,
-        kind: u32,
-        path: &str,
-        children: &[u32],
-        (parent, parent_path): (u32, usize),
-        next: Next,
-        extent: Option<(u64, u64)>,
-    ) {
-        let me = plan.records.len();
+    /// Plans one record, then its sub-records.
+    fn record(&mut self, d: &WalkedFile, plan: &mut Plan, at: RecordToWalk) {
+        let this = plan.records.len() as u32;
         // The path past the parent's: the census joins them again only for the places it
         // keeps.
-        plan.paths.push_str(path.get(parent_path..).unwrap_or(path));
-        let (shape, texts) = (&d.parsed.shape, d.texts);
-        let nodes = || children.iter().map(|&k| shape.node(k));
+        plan.paths.push_str(at.path.get(at.parent_path..).unwrap_or(at.path));
+        let extent = self.extent(d, &at);
+        self.fields(d, plan, &at);
+        let first_sub = self.sub_records.len();
+        self.children(d, plan, &at);
+        let holes = self.holes(d, plan, &at, extent);
+        let ends = Ends {
+            path: plan.paths.len() as u32,
+            fields: plan.fields.len() as u32,
+            nums: plan.nums.len() as u32,
+            holes: holes.uncovered,
+            ext: holes.ext,
+            unknown: holes.unknown,
+        };
+        let Extent { lo, hi, reach } = extent;
+        plan.records.push(PlanRecord { kind: at.kind, parent: at.parent, ends, lo, hi, reach });
+        self.sub_records(d, plan, first_sub, this, at.path.len());
+    }
+
+    /// Where a record starts and ends, and how far a lone array element's uncovered bytes
+    /// reach.
+    fn extent(&mut self, d: &WalkedFile, at: &RecordToWalk) -> Extent {
+        let shape = &d.file.shape;
+        let nodes = || at.children.iter().map(|&k| shape.node(k));
         let leaves = || nodes().filter(|c| c.span().is_some());
         // A record starts at its node's start: the extent a decoder declared
         // (`Fields::record`), else where its first field or sub-record starts, the same
@@ -198,12 +257,12 @@ impl Planner {
         // to end, else at the end of its last field. An undeclared group node ends exactly
         // where its content does, so a node that ends elsewhere was declared (a MeshSet LOD
         // record whose sections lie after every LOD record, or a record with a tail).
-        let (lo, mut hi) = match extent {
+        let (lo, mut hi) = match at.extent {
             None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
             Some((start, end)) => {
                 let content = nodes().map(|c| c.content_end).max().unwrap_or(start);
-                let own = leaves().map(|c| c.end).max().unwrap_or(start);
-                (start, if end != content { end } else { own })
+                let fields_end = leaves().map(|c| c.end).max().unwrap_or(start);
+                (start, if end != content { end } else { fields_end })
             }
         };
         // An element of an array of records owns the bytes up to the next element when no
@@ -211,7 +270,7 @@ impl Planner {
         // element's next one is where an earlier file's stride says: how far the uncovered
         // bytes reach is noted for the census to decide.
         let mut reach = 0;
-        match next {
+        match at.next {
             Next::At(n) if may_own(lo, hi, n) => {
                 d.cover.holes_into(hi, n, &mut self.holes);
                 if self.holes == [(hi, n)] {
@@ -224,12 +283,17 @@ impl Planner {
             }
             _ => {}
         }
+        Extent { lo, hi, reach }
+    }
 
+    /// Plans a record's direct fields.
+    fn fields(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk) {
+        let (shape, texts) = (&d.file.shape, d.texts);
+        let k = &mut self.kinds[at.kind as usize];
         let mut n = 0;
-        for c in leaves() {
+        for c in at.children.iter().map(|&k| shape.node(k)) {
             let Some(span) = texts.span(c) else { continue };
             let name = texts.name(c);
-            let k = &mut self.kinds[kind as usize];
             // A kind's fields come in the same order record after record: the field at this
             // place last time is checked first, by its name, before any hashing.
             let guess =
@@ -240,9 +304,13 @@ impl Planner {
                     let id = self.field_names.len() as u32;
                     self.field_names.push(name.to_string());
                     k.names.insert(name.to_string(), id);
-                    let (ty, width, confidence, indexed) =
-                        (span.ty.to_string(), c.end - c.start, span.confidence, name.ends_with(']'));
-                    plan.defs.push(Def::Field { name: name.to_string(), ty, width, confidence, indexed });
+                    plan.new_names.push(NewName::Field(FieldDef {
+                        name: name.to_string(),
+                        ty: span.ty.to_string(),
+                        width: c.end - c.start,
+                        confidence: span.confidence,
+                        indexed: name.ends_with(']'),
+                    }));
                     id
                 }
             };
@@ -253,142 +321,169 @@ impl Planner {
             n += 1;
             plan.push(id, &span.value, is_flags(&span.ty), c.start);
         }
+    }
 
-        // Indexed children by folded name, in the order they first appear; and the group
-        // children, each a record of its own kind walked after this one (one slot look-up a
-        // child serves both).
+    /// Plans a record's indexed children's counts and its regions, and lists its sub-records
+    /// (each a record of its own kind, walked after this one) in `sub_records`.
+    fn children(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk) {
+        let (shape, texts, kind) = (&d.file.shape, d.texts, at.kind as usize);
+        // Indexed children are counted by folded name, in the order they first appear (one
+        // slot look-up a child serves the count and the sub-record both).
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
-        let g0 = self.groups.len();
-        for (k, c) in children.iter().map(|&k| (k, shape.node(k))) {
-            let group = c.has_kids() && c.region().is_none();
+        for (k, c) in at.children.iter().map(|&k| (k, shape.node(k))) {
+            let sub_record = is_sub_record(c);
             let name = texts.name(c);
-            if !group && !name.ends_with(']') {
+            if !sub_record && !name.ends_with(']') {
                 continue;
             }
-            let (slot, indexed) = self.slot(kind, name, plan);
+            let ChildName { slot, indexed } = self.slot(at.kind, name, plan);
             if indexed {
-                match counts.iter_mut().find(|x| x.0 == slot) {
-                    Some(x) => x.1 += 1,
-                    None => counts.push((slot, 1, c.start)),
+                match counts.iter_mut().find(|x| x.slot == slot) {
+                    Some(x) => x.count += 1,
+                    None => counts.push(ChildCount { slot, count: 1, at: c.start }),
                 }
             }
-            if group {
-                let ckind = match self.kinds[kind as usize].slots[slot].kind {
-                    Some(ck) => ck,
+            if sub_record {
+                let sub_kind = match self.kinds[kind].slots[slot].kind {
+                    Some(sk) => sk,
                     None => {
-                        let k = &self.kinds[kind as usize];
-                        let cpath = join(&k.path, &k.slots[slot].folded);
-                        let ck = self.kind(d.format, &cpath, plan);
-                        self.kinds[kind as usize].slots[slot].kind = Some(ck);
-                        ck
+                        let k = &self.kinds[kind];
+                        let sub_path = join(&k.path, &k.slots[slot].folded);
+                        let sk = self.kind(d.format, &sub_path, plan);
+                        self.kinds[kind].slots[slot].kind = Some(sk);
+                        sk
                     }
                 };
-                self.groups.push(Group { node: k, kind: ckind, indexed, prev: None, after: None });
+                self.sub_records.push(SubRecord { node: k, kind: sub_kind, indexed, prev: None, after: None });
             }
         }
-        for &(slot, n, at) in &counts {
-            let slot = self.kinds[kind as usize].slots[slot].id;
-            plan.nums.push(NumOp { slot, region: false, n, stride: 0, at });
+        for c in &counts {
+            let slot = self.kinds[kind].slots[c.slot].id;
+            plan.nums.push(NumOp { slot, region: false, n: c.count, stride: 0, at: c.at });
         }
         self.counts = counts;
-        for c in nodes() {
-            let Some(r) = c.region().and_then(|i| d.parsed.decode.fields.regions.get(i as usize)) else { continue };
-            let (slot, _) = self.slot(kind, texts.name(c), plan);
-            let slot = self.kinds[kind as usize].slots[slot].id;
+        for c in at.children.iter().map(|&k| shape.node(k)) {
+            let Some(r) = c.region().and_then(|i| d.file.decode.fields.regions.get(i as usize)) else { continue };
+            let ChildName { slot, .. } = self.slot(at.kind, texts.name(c), plan);
+            let slot = self.kinds[kind].slots[slot].id;
             plan.nums.push(NumOp { slot, region: true, n: r.count, stride: r.stride, at: r.start });
         }
+    }
 
+    /// Plans a record's unexplained bytes: the uncovered ones, those a lone element may own
+    /// (`PlanRecord::reach`), and those of Unknown fields; returns where each run ends.
+    fn holes(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk, extent: Extent) -> HoleEnds {
+        let Extent { lo, hi, reach } = extent;
         let h0 = plan.holes.len() as u32;
-        let (mut h1, mut e1, mut u1) = (h0, h0, h0);
-        if hi > lo {
-            let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
-            let subrecords = || nodes().filter(|c| c.has_kids() && c.region().is_none());
-            // Most records are tiled by their fields and sub-records (children come sorted by
-            // start): then no byte is unexplained and the spans need not be asked.
-            let mut tiled = lo;
-            for c in nodes().filter(|c| c.region().is_none()) {
-                if c.start > tiled {
-                    break;
-                }
-                tiled = tiled.max(c.end);
-            }
-            let mut holes = std::mem::take(&mut self.holes);
-            holes.clear();
-            if tiled < end {
-                d.cover.holes_into(lo, end, &mut holes);
-                subrecords().for_each(|c| subtract(&mut holes, (c.start, c.end)));
-            }
-            plan.holes.extend_from_slice(&holes);
-            h1 = plan.holes.len() as u32;
-            if reach > hi {
-                holes.clear();
-                holes.push((hi, reach));
-                subrecords().for_each(|c| subtract(&mut holes, (c.start, c.end)));
-                plan.holes.extend_from_slice(&holes);
-            }
-            e1 = plan.holes.len() as u32;
-            self.holes = holes;
-            for c in leaves().filter(|c| texts.span(c).is_some_and(|s| s.confidence == Confidence::Unknown)) {
-                plan.holes.push((c.start, c.end.min(end)));
-            }
-            u1 = plan.holes.len() as u32;
+        if hi <= lo {
+            return HoleEnds { uncovered: h0, ext: h0, unknown: h0 };
         }
-        let ends = Ends {
-            path: plan.paths.len() as u32,
-            fields: plan.fields.len() as u32,
-            nums: plan.nums.len() as u32,
-            holes: h1,
-            ext: e1,
-            unknown: u1,
-        };
-        plan.records.push(Rec { kind, parent, ends, lo, hi, reach });
+        let (shape, texts) = (&d.file.shape, d.texts);
+        let nodes = || at.children.iter().map(|&k| shape.node(k));
+        let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
+        let sub_records = || nodes().filter(|c| is_sub_record(c));
+        // Most records are tiled by their fields and sub-records (children come sorted by
+        // start): then no byte is unexplained and the spans need not be asked.
+        let mut tiled = lo;
+        for c in nodes().filter(|c| c.region().is_none()) {
+            if c.start > tiled {
+                break;
+            }
+            tiled = tiled.max(c.end);
+        }
+        let holes = &mut self.holes;
+        holes.clear();
+        if tiled < end {
+            d.cover.holes_into(lo, end, holes);
+            sub_records().for_each(|c| subtract(holes, (c.start, c.end)));
+        }
+        plan.holes.extend_from_slice(holes);
+        let uncovered = plan.holes.len() as u32;
+        if reach > hi {
+            holes.clear();
+            holes.push((hi, reach));
+            sub_records().for_each(|c| subtract(holes, (c.start, c.end)));
+            plan.holes.extend_from_slice(holes);
+        }
+        let ext = plan.holes.len() as u32;
+        let unknown = |c: &&ShapeNode| texts.span(c).is_some_and(|s| s.confidence == Confidence::Unknown);
+        for c in nodes().filter(|c| c.span().is_some()).filter(unknown) {
+            plan.holes.push((c.start, c.end.min(end)));
+        }
+        HoleEnds { uncovered, ext, unknown: plan.holes.len() as u32 }
+    }
 
+    /// Walks the sub-records a record listed from `first` on, each knowing where the next
+    /// element of its array starts.
+    fn sub_records(&mut self, d: &WalkedFile, plan: &mut Plan, first: usize, parent: u32, parent_path: usize) {
+        let (shape, texts) = (&d.file.shape, d.texts);
         // Where the elements of the same array before and after each start: mostly the
         // neighbours, so the searches stop at once.
-        let g1 = self.groups.len();
-        for k in g0..g1 {
-            let (kd, start) = (self.groups[k].kind, shape.node(self.groups[k].node).start);
-            if let Some(j) = (g0..k).rev().find(|&j| self.groups[j].kind == kd) {
-                self.groups[k].prev = Some(shape.node(self.groups[j].node).start);
-                self.groups[j].after = Some(start);
+        let subs = first..self.sub_records.len();
+        for k in subs.clone() {
+            let (kd, start) = (self.sub_records[k].kind, shape.node(self.sub_records[k].node).start);
+            if let Some(j) = (first..k).rev().find(|&j| self.sub_records[j].kind == kd) {
+                self.sub_records[k].prev = Some(shape.node(self.sub_records[j].node).start);
+                self.sub_records[j].after = Some(start);
             }
         }
-        for k in g0..g1 {
-            let g = self.groups[k];
+        for k in subs {
+            let g = self.sub_records[k];
             let c = shape.node(g.node);
-            // The last element takes the stride of the one before it, a lone one the stride
-            // last seen for its kind: in this file if it had one, else the census's.
-            let next = if !g.indexed {
-                Next::None
-            } else {
-                let file = self.file;
-                let pk = &mut self.kinds[g.kind as usize];
-                let here = (pk.stride.0 == file).then_some(pk.stride.1);
-                let stride = g.prev.map(|b| c.start.saturating_sub(b)).or(here);
-                if let Some(a) = g.after {
-                    if pk.stride.0 != file {
-                        self.strided.push(g.kind);
-                    }
-                    pk.stride = (file, a.saturating_sub(c.start));
-                }
-                match (g.after, stride) {
-                    (Some(a), _) => Next::At(a),
-                    (None, Some(s)) => Next::At(c.start.saturating_add(s)),
-                    (None, None) => Next::Borrowed,
-                }
-            };
-            self.record(
-                d,
-                plan,
-                g.kind,
-                texts.path(c),
-                shape.kids(c),
-                (me as u32, path.len()),
+            let next = if g.indexed { self.next_element(g, c.start) } else { Next::None };
+            let sub = RecordToWalk {
+                kind: g.kind,
+                path: texts.path(c),
+                children: shape.children(c),
+                parent,
+                parent_path,
                 next,
-                Some((c.start, c.end)),
-            );
+                extent: Some((c.start, c.end)),
+            };
+            self.record(d, plan, sub);
         }
-        self.groups.truncate(g0);
+        self.sub_records.truncate(first);
     }
+
+    /// Where the element after array element `g` (starting at `start`) starts: the next one
+    /// if there is one; for the last, the stride of the one before it; for a lone one, the
+    /// stride last seen for its kind, in this file if it had one, else the census's.
+    fn next_element(&mut self, g: SubRecord, start: u64) -> Next {
+        let file = self.file;
+        let pk = &mut self.kinds[g.kind as usize];
+        let here = (pk.stride.file == file).then_some(pk.stride.stride);
+        let stride = g.prev.map(|b| start.saturating_sub(b)).or(here);
+        if let Some(a) = g.after {
+            if pk.stride.file != file {
+                self.strided.push(g.kind);
+            }
+            pk.stride = StrideSeen { file, stride: a.saturating_sub(start) };
+        }
+        match (g.after, stride) {
+            (Some(a), _) => Next::At(a),
+            (None, Some(s)) => Next::At(start.saturating_add(s)),
+            (None, None) => Next::Borrowed,
+        }
+    }
+}
+
+/// Where a record starts and ends (`PlanRecord::lo`, `hi`, `reach`).
+#[derive(Debug, Clone, Copy)]
+struct Extent {
+    lo: u64,
+    hi: u64,
+    reach: u64,
+}
+
+/// Where a record's runs of unexplained bytes end in `Plan::holes` (`Ends`).
+struct HoleEnds {
+    uncovered: u32,
+    ext: u32,
+    unknown: u32,
+}
+
+/// A child node that is a record of its own: it has children and is no array.
+fn is_sub_record(c: &ShapeNode) -> bool {
+    c.has_children() && c.region().is_none()
 }
