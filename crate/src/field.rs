@@ -132,8 +132,8 @@ pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
 }
 
 pub fn show_hex(b: &[u8]) -> String {
-    // ASCII gathered as bytes and checked once: the declarations' unused slots are hex
-    // dumps of up to 60 bytes, and a check per byte was most of their cost.
+    // ASCII gathered as bytes and checked once, not a UTF-8 check per byte (hex dumps are
+    // common: every unused declaration slot is one).
     let mut s = Vec::with_capacity(b.len() * 3);
     for &c in b {
         s.extend_from_slice(&[HEX[(c >> 4) as usize], HEX[(c & 15) as usize], b' ']);

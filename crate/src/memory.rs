@@ -1,11 +1,8 @@
-//! How the native command line asks glibc to keep memory. By default glibc returns a freed
-//! block of over 128 KB (and, as it adapts, up to 32 MB) straight to the kernel, and trims a
-//! heap as soon as its top is free: a program that decodes file after file then takes fresh
-//! pages, and a page fault for each 4 KB of them, again and again. A second thread's heap
-//! suffered most: the first census on two threads of a process ran at 6.8 s for 48,000
-//! MeshSets against 4.6 s for the next. Keeping freed memory in the process removes that;
-//! the page's wasm memory is kept the same way by nature. The benchmarks call this too, as
-//! the command line does, so their figures are the command line's.
+//! How the native command line asks glibc to keep memory. By default glibc returns large
+//! freed blocks straight to the kernel and trims a heap as soon as its top is free, so a
+//! program that decodes file after file takes fresh pages (a page fault each) again and
+//! again; the page's wasm memory is never returned in the first place. The benchmarks call
+//! this too, so their figures are the command line's (docs/performance.md).
 
 /// Keeps freed memory in the process: blocks up to 32 MB come from its heaps, which are
 /// never trimmed. Elsewhere than glibc on Linux it does nothing.

@@ -275,8 +275,8 @@ impl Shape {
     pub fn new(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)]) -> Shape {
         let cap = spans.len() + spans.len() / 2 + regions.len();
         let mut b = Builder {
-            // Records add about a third as many nodes as there are fields (a MeshSet: 400 to
-            // 1,200): reserved once, the arena is never copied to grow.
+            // Room for every field and half as many again for records and regions, reserved
+            // once, so that the arena is seldom copied to grow.
             nodes: Vec::with_capacity(cap),
             links: Vec::with_capacity(cap),
             roots: Vec::new(),

@@ -1,7 +1,7 @@
-//! Text kept inline when it fits, else on the heap. A MeshSet has about 1,200 fields; one
-//! heap string for each path and each shown value was most of the cost of decoding it and
-//! of dropping it again. `Short` holds a value (a number, a short name: 22 bytes), `PathText`
-//! a field path (62 bytes: `lod[0].section[3].stored_declaration.element[12].usage` fits).
+//! Text kept inline when it fits, else on the heap, so that decoding a file of many fields
+//! does not allocate a string for each path and value. `Short` holds a value (a number, a
+//! short name: up to 22 bytes inline), `PathText` a field path (up to 62 bytes:
+//! `lod[0].section[3].stored_declaration.element[12].usage` fits).
 
 use serde::{Serialize, Serializer};
 use std::fmt;

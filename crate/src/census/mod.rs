@@ -273,11 +273,9 @@ impl Census {
                 file_scope.put(id, e.first);
             }
         }
-        // The values of the record being related and of its enclosing records, the nearest
-        // one's winning: records come in walk order (each after its parent), so a stack of
-        // them with an undo list keeps this up to date at one put and one undo a value.
-        // Only records with a field still worth observing, and the records enclosing them,
-        // take part (after the first files, few fields have candidates left).
+        // The values of a record and its enclosing ones, the nearest winning: records come
+        // each after its parent, so a stack with an undo list keeps them. Only records with a
+        // field still worth observing, and those enclosing them, take part.
         let observed = |v: &EntryValue| entries[v.entry].kind == EntryKind::Field;
         live.clear();
         live.extend(

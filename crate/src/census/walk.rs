@@ -251,12 +251,10 @@ impl Planner {
         let shape = &d.file.shape;
         let nodes = || at.children.iter().map(|&k| shape.node(k));
         let leaves = || nodes().filter(|c| c.span().is_some());
-        // A record starts at its node's start: the extent a decoder declared
-        // (`Fields::record`), else where its first field or sub-record starts, the same
-        // first byte annotations count from (web/anchor.js). It ends where it was declared
-        // to end, else at the end of its last field. An undeclared group node ends exactly
-        // where its content does, so a node that ends elsewhere was declared (a MeshSet LOD
-        // record whose sections lie after every LOD record, or a record with a tail).
+        // A record starts at its node's start (the first byte annotations count from,
+        // web/anchor.js) and ends where its decoder declared (`Fields::record`), else at the
+        // end of its last field. An undeclared node ends exactly where its content does, so
+        // one that ends elsewhere was declared (a record with a tail).
         let (lo, mut hi) = match at.extent {
             None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
             Some((start, end)) => {
