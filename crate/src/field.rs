@@ -4,7 +4,10 @@
 use crate::error::Result;
 use crate::read::Reader;
 use crate::short::{PathText, Short};
-use crate::span::{flag_names, Confidence, Fields};
+use crate::show::flag_names;
+/// The value formatters, where the formats have always found them.
+pub use crate::show::{decimal, hex2, show_floats, show_hex, show_text};
+use crate::span::{Confidence, Fields};
 
 /// A value type a field can have: how to read it, what to call it, how to show it.
 pub trait FieldType: Sized {
@@ -74,73 +77,6 @@ macro_rules! byte_array {
 byte_array!(2, "u8[2]");
 byte_array!(3, "u8[3]");
 byte_array!(4, "u8[4]");
-
-pub fn show_floats(v: &[f32]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(2 + v.len() * 8);
-    s.push('[');
-    for (i, x) in v.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        let _ = write!(s, "{x}");
-    }
-    s.push(']');
-    s
-}
-
-/// Bytes as text: printable ASCII kept, the rest escaped, so any name is safe to show.
-pub fn show_text(b: &[u8]) -> String {
-    let mut s = String::with_capacity(b.len());
-    for &c in b {
-        if (0x20..0x7f).contains(&c) {
-            s.push(c as char);
-        } else {
-            s.push_str(&format!("\\x{c:02x}"));
-        }
-    }
-    s
-}
-
-/// `n` in decimal, written into `buf`: a number's text without an allocation.
-pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
-    // Most numbers in a record are small (indices, counts, bytes): those come from a table.
-    const SMALL: &str = "0123456789";
-    if n < 10 {
-        return &SMALL[n as usize..n as usize + 1];
-    }
-    let mut i = buf.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buf[i..]).unwrap_or("")
-}
-
-/// Lowercase hex digits, for `hex2` and `show_hex`.
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// A byte as two lowercase hex digits, written into `buf`.
-pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
-    *buf = [HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
-    std::str::from_utf8(buf).unwrap_or("")
-}
-
-pub fn show_hex(b: &[u8]) -> String {
-    // ASCII gathered as bytes and checked once, not a UTF-8 check per byte (hex dumps are
-    // common: every unused declaration slot is one).
-    let mut s = Vec::with_capacity(b.len() * 3);
-    for &c in b {
-        s.extend_from_slice(&[HEX[(c >> 4) as usize], HEX[(c & 15) as usize], b' ']);
-    }
-    s.pop();
-    String::from_utf8(s).unwrap_or_default()
-}
 
 impl Fields {
     /// Reads a `T` at the cursor and records it as `path`.
@@ -235,24 +171,6 @@ impl Fields {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decimal_writes_every_size_of_number() {
-        let mut buf = [0; 20];
-        for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
-            assert_eq!(decimal(n, &mut buf), n.to_string());
-        }
-    }
-
-    #[test]
-    fn hex_dumps_are_lowercase_pairs_between_spaces() {
-        assert_eq!(show_hex(&[]), "");
-        assert_eq!(show_hex(&[0x0a]), "0a");
-        assert_eq!(show_hex(&[0x0a, 0xff, 0, 0x7c]), "0a ff 00 7c");
-        let all: Vec<u8> = (0..=255).collect();
-        let want: Vec<String> = all.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(show_hex(&all), want.join(" "));
-    }
 
     #[test]
     fn read_records_the_span_and_names_errors() {

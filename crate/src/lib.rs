@@ -17,6 +17,7 @@ pub mod sample;
 pub mod search;
 pub mod shape;
 pub mod short;
+pub mod show;
 pub mod span;
 pub mod tree;
 

@@ -37,7 +37,8 @@ impl Confidence {
         }
     }
 
-    /// Small code used in compact typed-array results; 0 is reserved for uncovered.
+    /// Small code used in compact typed-array results; 0 is reserved for uncovered. The
+    /// page's `LEVELS` (web/hexview.js) are indexed by it (crate/tests/confidence_codes.rs).
     pub fn code(self) -> u8 {
         self as u8 + 1
     }
@@ -104,7 +105,7 @@ impl Region {
             .map(|b| (e.format)(b))
             .unwrap_or_default();
         let mut num = [0u8; 20];
-        let index = crate::field::decimal(i, &mut num);
+        let index = crate::show::decimal(i, &mut num);
         let path = if e.name.is_empty() {
             PathText::concat(&[&self.path, "[", index, "]"])
         } else {
@@ -268,26 +269,6 @@ impl Fields {
     }
 }
 
-/// Names the set bits of `value` from `names` (bit, name); unnamed bits are shown in hex.
-pub fn flag_names(value: u64, names: &[(u64, &str)]) -> String {
-    let mut parts = Vec::new();
-    let mut rest = value;
-    for &(bit, name) in names {
-        if bit != 0 && value & bit == bit {
-            parts.push(name.to_string());
-            rest &= !bit;
-        }
-    }
-    if rest != 0 {
-        parts.push(format!("0x{rest:x}"));
-    }
-    if parts.is_empty() {
-        format!("0x{value:x} (none)")
-    } else {
-        format!("0x{value:x} ({})", parts.join(" | "))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,12 +316,5 @@ mod tests {
     fn coverage_counts_levels() {
         let (m, _) = map();
         assert_eq!(m.coverage(20), [4, 4, 6, 0]);
-    }
-
-    #[test]
-    fn flags_are_named() {
-        assert_eq!(flag_names(0x5, &[(1, "a"), (4, "c")]), "0x5 (a | c)");
-        assert_eq!(flag_names(0x12, &[(2, "b")]), "0x12 (b | 0x10)");
-        assert_eq!(flag_names(0, &[(2, "b")]), "0x0 (none)");
     }
 }

@@ -1,0 +1,120 @@
+//! Value formatters: how a field's bytes or number become the text its span shows. A neutral
+//! module: spans, the read-and-record helpers and the formats all use it, and it uses none
+//! of them.
+
+pub fn show_floats(v: &[f32]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(2 + v.len() * 8);
+    s.push('[');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "{x}");
+    }
+    s.push(']');
+    s
+}
+
+/// Bytes as text: printable ASCII kept, the rest escaped, so any name is safe to show.
+pub fn show_text(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len());
+    for &c in b {
+        if (0x20..0x7f).contains(&c) {
+            s.push(c as char);
+        } else {
+            s.push_str(&format!("\\x{c:02x}"));
+        }
+    }
+    s
+}
+
+/// `n` in decimal, written into `buf`: a number's text without an allocation.
+pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+    // Most numbers in a record are small (indices, counts, bytes): those come from a table.
+    const SMALL: &str = "0123456789";
+    if n < 10 {
+        return &SMALL[n as usize..n as usize + 1];
+    }
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or("")
+}
+
+/// Lowercase hex digits, for `hex2` and `show_hex`.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// A byte as two lowercase hex digits, written into `buf`.
+pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
+    *buf = [HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
+    std::str::from_utf8(buf).unwrap_or("")
+}
+
+pub fn show_hex(b: &[u8]) -> String {
+    // ASCII gathered as bytes and checked once, not a UTF-8 check per byte (hex dumps are
+    // common: every unused declaration slot is one).
+    let mut s = Vec::with_capacity(b.len() * 3);
+    for &c in b {
+        s.extend_from_slice(&[HEX[(c >> 4) as usize], HEX[(c & 15) as usize], b' ']);
+    }
+    s.pop();
+    String::from_utf8(s).unwrap_or_default()
+}
+
+/// Names the set bits of `value` from `names` (bit, name); unnamed bits are shown in hex.
+pub fn flag_names(value: u64, names: &[(u64, &str)]) -> String {
+    let mut parts = Vec::new();
+    let mut rest = value;
+    for &(bit, name) in names {
+        if bit != 0 && value & bit == bit {
+            parts.push(name.to_string());
+            rest &= !bit;
+        }
+    }
+    if rest != 0 {
+        parts.push(format!("0x{rest:x}"));
+    }
+    if parts.is_empty() {
+        format!("0x{value:x} (none)")
+    } else {
+        format!("0x{value:x} ({})", parts.join(" | "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_writes_every_size_of_number() {
+        let mut buf = [0; 20];
+        for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
+            assert_eq!(decimal(n, &mut buf), n.to_string());
+        }
+    }
+
+    #[test]
+    fn hex_dumps_are_lowercase_pairs_between_spaces() {
+        assert_eq!(show_hex(&[]), "");
+        assert_eq!(show_hex(&[0x0a]), "0a");
+        assert_eq!(show_hex(&[0x0a, 0xff, 0, 0x7c]), "0a ff 00 7c");
+        let all: Vec<u8> = (0..=255).collect();
+        let want: Vec<String> = all.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(show_hex(&all), want.join(" "));
+    }
+
+    #[test]
+    fn flags_are_named() {
+        assert_eq!(flag_names(0x5, &[(1, "a"), (4, "c")]), "0x5 (a | c)");
+        assert_eq!(flag_names(0x12, &[(2, "b")]), "0x12 (b | 0x10)");
+        assert_eq!(flag_names(0, &[(2, "b")]), "0x0 (none)");
+    }
+}
