@@ -108,3 +108,39 @@ test('two dropped samples are compared, scroll in step by structure, and a diffe
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('compare with census: a value no sample holds is the one rare field of the file', { skip: !have && 'no samples' }, async () => {
+  const page = await openPage(env);
+  const names = ['at1_a1.ply', 'enumerator1.ply', 'enumerator_background1.ply', 'ger1.ply', 'gun2.ply', 'map_4v4_long.ply'];
+  const samples = names.map((n) => [n, readFileSync(`${PLY}${n}`)]);
+  const files = await page.evaluate(async (list) => {
+    const { runCensus } = await import('./web/census.js');
+    const r = await runCensus(list.map(([name, bytes]) => ({ name, file: new File([new Uint8Array(bytes)], name) })));
+    return r.files;
+  }, samples.map(([n, b]) => [n, [...b]]));
+  assert.equal(files, 6);
+  // gun2.ply with BNDS.min.x (bytes 8..12, after the magic and the BNDS id) set to 12345.5:
+  // a value none of the six files holds.
+  const odd = Buffer.from(readFileSync(`${PLY}gun2.ply`));
+  odd.writeFloatLE(12345.5, 8);
+  const tabs = await page.locator('#tabs [role=tab]').count();
+  await page.setInputFiles('#file-input', { name: 'odd.ply', mimeType: 'application/octet-stream', buffer: odd });
+  await page.waitForFunction((n) => document.querySelectorAll('#tabs [role=tab]').length === n, tabs + 1);
+  await page.click('#compare-button');
+  await page.waitForSelector('#compare:not([hidden])');
+  await page.selectOption('#cmp-a', { label: 'odd.ply (gem-ply)' });
+  await page.click('#cmp-census');
+  await page.waitForFunction(() => /rare values in odd.ply/.test(document.querySelector('#cmp-status').textContent));
+  const rows = await page.$$eval('#cmp-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(rows.length, 1, JSON.stringify(rows));
+  assert.equal(rows[0][0], 'BNDS.min');
+  assert.equal(rows[0][1], 'rare: in none of 6 files');
+  assert.match(rows[0][2], /^0x8: \[12345\.5, /);
+  assert.equal(await page.locator('#cmp-side-b').isHidden(), true);
+  await page.click('#cmp-table tbody tr');
+  const sel = await page.$$eval('#cmp-rows-a .cmp-sel', (es) => es.map((e) => Number(e.dataset.offset)));
+  assert.deepEqual(sel, Array.from({ length: 12 }, (_, k) => 8 + k));
+  await page.screenshot({ path: `${OUT}compare-census.png` });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

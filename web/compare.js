@@ -9,12 +9,14 @@ import { state, on, addDoc, setActive, select, setStatus } from './state.js';
 import { call, docs } from './docs.js';
 import { decodeWindow, LEVELS } from './hexview.js';
 import { formatFragment, fetchSource } from './share.js';
+import { censusReport } from './census.js';
+import { rareValues } from './compare-census.js';
 
 const ROW = 16;
 const ROWS = 24;
 const LISTED = 200; // changed elements listed per array (all are counted)
 const MAX_LIST = 2000;
-const KINDS = ['changed', 'only_a', 'only_b', 'elements', 'unexplained', 'moved', 'triangles'];
+const KINDS = ['changed', 'only_a', 'only_b', 'elements', 'unexplained', 'moved', 'triangles', 'rare'];
 const CONFIDENCES = ['proven', 'observed', 'inferred', 'unknown', 'uncovered'];
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -64,6 +66,7 @@ function build() {
       choice('cmp-a', 'A'), choice('cmp-b', 'B'),
       el('button', { id: 'cmp-run', type: 'button', onclick: () => compareHandles(+$('#cmp-a').value, +$('#cmp-b').value) }, 'Compare'),
       el('span', { class: 'cmp-hint' }, 'or drop two files here'),
+      el('button', { id: 'cmp-census', type: 'button', title: "A's rare values: held by under 1 % of the census's files, or outside its min..max", onclick: compareWithCensus }, 'Compare A with census…'),
       el('label', {}, el('input', { id: 'cmp-colors', type: 'checkbox', onchange: (e) => { view.colors = e.target.checked ? 'confidence' : 'diff'; paint(); } }), ' confidence colors'),
       el('button', { id: 'cmp-link', type: 'button', onclick: copyLink }, 'Copy link'),
       el('span', { id: 'cmp-status', role: 'status' }),
@@ -175,10 +178,36 @@ async function compareHandles(ha, hb) {
   const ms = performance.now() - t0;
   cmp = { a, b, result, map: anchors(flat), marks: { a: marks(result, 'a'), b: marks(result, 'b') }, top: { a: 0, b: 0 }, cache: {} };
   view.chosen = null;
+  $('#cmp-side-b').hidden = false;
   $('#cmp-name-a').textContent = `A: ${a.name}`;
   $('#cmp-name-b').textContent = `B: ${b.name}`;
   const n = result.differences.length;
   status(n === 0 ? `the same (${ms.toFixed(0)} ms)` : `${n} differences (${ms.toFixed(0)} ms)`);
+  panel.dataset.ready = 'true';
+  renderList();
+  scrollTo('a', 0);
+}
+
+/** Lists A's rare values against the census last made (web/census.js), in the same list;
+ *  the B view is hidden meanwhile. */
+async function compareWithCensus() {
+  const report = censusReport();
+  if (!report) { status('make a census first (Census… in the header), then compare with it'); return; }
+  const a = state.docs.find((d) => d.handle === +$('#cmp-a').value);
+  if (!a) { status('choose an open file as A'); return; }
+  let rows;
+  try {
+    rows = rareValues(report, a.summary?.format, await docs.tree(a.handle));
+  } catch (e) {
+    status(`the comparison failed: ${e.message}`);
+    return;
+  }
+  const result = { a: a.name, b: 'census', differences: rows };
+  cmp = { a, b: a, census: true, result, map: { byA: [], byB: [] }, marks: { a: marks(result, 'a'), b: [] }, top: { a: 0, b: 0 }, cache: {} };
+  view.chosen = null;
+  $('#cmp-side-b').hidden = true;
+  $('#cmp-name-a').textContent = `A: ${a.name}`;
+  status(`${rows.length} rare values in ${a.name} against a census of ${report.files} files`);
   panel.dataset.ready = 'true';
   renderList();
   scrollTo('a', 0);
@@ -315,12 +344,13 @@ const delta = (d) => (d.delta?.length ? d.delta.map((x) => (x > 0 ? '+' : '') + 
 function renderList() {
   if (!cmp) return;
   const list = filtered();
-  $('#cmp-count').textContent = `${list.length} of ${cmp.result.differences.length} differences${list.length > MAX_LIST ? ` (first ${MAX_LIST} shown)` : ''}`;
+  const what = cmp.census ? 'rare values' : 'differences';
+  $('#cmp-count').textContent = `${list.length} of ${cmp.result.differences.length} ${what}${list.length > MAX_LIST ? ` (first ${MAX_LIST} shown)` : ''}`;
   const body = $('#cmp-table tbody');
   body.replaceChildren(...list.slice(0, MAX_LIST).map(({ d, i }) => {
     const tr = el('tr', { class: `k-${d.kind}`, 'data-index': i, onclick: () => choose(i) },
       el('td', { class: 'cmp-path', title: d.note || d.type }, d.path),
-      el('td', {}, d.kind + (d.changed != null ? ` (${d.changed})` : '')),
+      el('td', {}, d.kind + (d.changed != null ? ` (${d.changed})` : '') + (d.kind === 'rare' ? `: ${d.note}` : '')),
       el('td', {}, shown(d.a)), el('td', {}, shown(d.b)), el('td', {}, delta(d)));
     if (i === view.chosen) tr.setAttribute('aria-selected', 'true');
     return tr;
@@ -358,6 +388,7 @@ function pickByte(s, o) {
 
 async function copyLink() {
   if (!cmp) return;
+  if (cmp.census) { status('a comparison with a census has no link (the census is not an address)'); return; }
   if (!cmp.a.src || !cmp.b.src) { status('both files must come from addresses (#src=) for a link'); return; }
   const url = new URL(location.href);
   url.hash = `${formatFragment({ src: cmp.a.src })}&cmp=${encodeURIComponent(cmp.b.src)}`;
