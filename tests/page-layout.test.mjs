@@ -64,6 +64,10 @@ for (const [w, h] of [[800, 600], [1400, 900], [1920, 1080], [2560, 1440]]) {
         assert.equal(Math.round(tree.w), 300);
         assert.equal(info, w - 640 - 300 - 10, 'the 3D column takes the rest');
       }
+      // The status line spans the window under the panes and wraps a long line.
+      const status = await rect(page, '#status');
+      assert.ok(status.w >= w - 24 && status.y >= (await rect(page, '#panes')).bottom, 'the status line takes the width, under the panes');
+      assert.equal(await page.locator('#status').evaluate((e) => getComputedStyle(e).whiteSpace), 'normal');
       await page.screenshot({ path: `${OUT}layout-${w}x${h}-${scheme}.png` });
       assert.deepEqual(page.errors, []);
       await page.close();

@@ -266,7 +266,12 @@ async function attachByHand(doc, parent, lod, confirmed = false) {
     opened(doc.name, r, { parent, file: doc.file, attachedAs: p?.summary.attached.length });
     // The decoder's own word on the GUIDs, where it checks them.
     const bad = [...(r.summary.checks ?? []), ...(p?.summary.checks ?? [])].filter((c) => !c.passed && /guid/i.test(c.name));
-    for (const c of bad) notify(`${doc.name}: ${c.name}: stored ${c.stored}, measured ${c.measured}`, { group: 'attach' });
+    const said = new Set();
+    for (const c of bad) {
+      const text = `${doc.name}: the check "${c.name}" fails: ${c.stored}; ${c.measured}`;
+      if (!said.has(text)) notify(text, { group: 'attach' });
+      said.add(text);
+    }
   } catch (e) {
     notify(`could not attach ${doc.name}: ${e.message}`, { group: 'attach' });
   } finally {
