@@ -12,6 +12,7 @@ pub mod fx;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
 pub mod mesh;
+pub mod model;
 pub mod read;
 pub mod sample;
 pub mod search;
@@ -24,9 +25,10 @@ pub mod tree;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use document::{open, open_structure, Check, Decode, Document, Summary};
+pub use document::{open, open_structure, Document, Summary};
 pub use error::{Error, ErrorKind, Result};
 pub use formats::Format;
+pub use model::{Check, Decode};
 pub use span::{Confidence, Span};
 
 /// djb2-XOR, the name hash of Frostbite MeshSets: `h = 5381`, then `h = h * 33 ^ byte`.

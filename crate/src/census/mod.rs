@@ -21,8 +21,8 @@ pub mod relations;
 pub mod report;
 pub mod walk;
 
-use crate::document::Decode;
 use crate::formats::Format;
+use crate::model::Decode;
 use crate::shape::Shape;
 use accumulate::{Entry, EntryKind};
 use plan::Plan;

@@ -6,8 +6,8 @@ use super::element_format;
 use super::measures::{ratio, RATIO_TOLERANCE};
 use super::{placement, MeshSetDetails};
 use crate::djb2_xor;
-use crate::document::{Basis, Check, Decode};
 use crate::mesh::Mesh;
+use crate::model::{Basis, Check, Decode};
 
 fn check(
     name: impl Into<String>,
@@ -368,7 +368,7 @@ fn bounds_within(stored: ([f32; 3], [f32; 3]), measured: ([f32; 3], [f32; 3]), f
 }
 
 /// Stored bounds, area and texel density against the decoded geometry, where it is decoded.
-pub fn measures(c: &mut Vec<crate::document::Check>, m: &MeshSetDetails, mesh: &Mesh) {
+pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails, mesh: &Mesh) {
     c.retain(|x| !x.name.starts_with("measured "));
     let mut all: Option<([f32; 3], [f32; 3])> = None;
     let mut formats = Vec::new();

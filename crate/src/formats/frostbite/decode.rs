@@ -8,9 +8,9 @@ use super::placement::{self, HeaderPlace, LodPlace, Placement};
 use super::pool::{align, Ptr};
 use super::section::{self, SectionPtrs};
 use super::{checks, chunk, relocation, stored, MeshSetDetails};
-use crate::document::Decode;
 use crate::error::{Error, Result};
 use crate::field::show_text;
+use crate::model::Decode;
 use crate::read::Reader;
 use crate::span::{Confidence, Fields};
 

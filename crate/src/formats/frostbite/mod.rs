@@ -20,9 +20,10 @@ pub mod stored;
 pub mod tangent;
 pub mod writer;
 
-use crate::document::{Decode, Document};
+use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::formats::{Details, Format};
+use crate::model::Decode;
 use crate::read::Reader;
 use crate::span::{Confidence, Fields};
 
@@ -141,17 +142,17 @@ pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document
 }
 
 /// The check an attached chunk gets when its file name carries a GUID: the LOD's own.
-fn guid_check(m: &MeshSetDetails, li: usize, name: &str, lod_guid: &[u8; 16]) -> Option<crate::document::Check> {
+fn guid_check(m: &MeshSetDetails, li: usize, name: &str, lod_guid: &[u8; 16]) -> Option<crate::model::Check> {
     let g = guid::from_name(name)?;
     let (at, path) = guid_field(m, li);
-    Some(crate::document::Check {
+    Some(crate::model::Check {
         name: format!("attached chunk's GUID is lod[{li}]'s"),
         passed: &g == lod_guid,
         stored: format!("lod[{li}] names chunk {}", guid::text(lod_guid)),
         measured: format!("{name} is chunk {}", guid::text(&g)),
         offset: Some(at),
         path,
-        basis: crate::document::Basis::Description,
+        basis: crate::model::Basis::Description,
         tolerance: String::new(),
     })
 }
@@ -221,14 +222,14 @@ fn attach_resmeta(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Docu
     m.resmeta_stored = Some(v);
     let c = m.resmeta_computed;
     doc.checks.retain(|x| !x.name.starts_with("resource metadata"));
-    doc.checks.push(crate::document::Check {
+    doc.checks.push(crate::model::Check {
         name: "resource metadata {table offset, table bytes, trailing bytes, 0}".into(),
         passed: v == c,
         stored: format!("{v:?}"),
         measured: format!("{c:?}"),
         offset: None,
         path: "relocation".into(),
-        basis: crate::document::Basis::Description,
+        basis: crate::model::Basis::Description,
         tolerance: String::new(),
     });
     let mut f = Fields::default();
