@@ -8,6 +8,7 @@ cd "$ROOT"
 
 say "cargo test (native)"
 cargo test -q --workspace >&2
+cargo check -q --manifest-path crate/fuzz/Cargo.toml >&2 # the fuzz crate is outside the workspace
 
 bash "$ROOT/scripts/build.sh"
 setup_browser
