@@ -1,7 +1,7 @@
 //! Read-and-record: each call reads one field through the cursor, records its span with
 //! the field's path and confidence, and returns the value. A failed read names the field.
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::show::flag_names;
@@ -77,6 +77,17 @@ macro_rules! byte_array {
 byte_array!(2, "u8[2]");
 byte_array!(3, "u8[3]");
 byte_array!(4, "u8[4]");
+
+/// An array read as far as whole elements go (`Fields::elements`).
+#[derive(Debug)]
+pub struct Taken<'a> {
+    /// The whole elements' bytes.
+    pub bytes: &'a [u8],
+    /// Whole elements there: the stored count, or fewer when the bytes ran out.
+    pub count: u64,
+    /// When the bytes ran out: the error, at the first missing byte.
+    pub cut: Option<Error>,
+}
 
 impl Fields {
     /// Reads a `T` at the cursor and records it as `path`.
@@ -165,6 +176,39 @@ impl Fields {
         let text = String::from_utf8_lossy(b).into_owned();
         self.add(start, n as u64, format!("{path}.text"), "char[]", show_text(b), confidence, note);
         Ok(text)
+    }
+    /// Takes `count` elements of `stride` bytes at `path`, or, when the reader holds fewer,
+    /// every whole element there and the bytes after them: those (the last element, cut) are
+    /// a span of their own, `path[i]` typed `u8[n] cut`, and `Taken::cut` is the error at the
+    /// first missing byte. The caller records the whole elements (a region of `Taken::count`).
+    pub fn elements<'a>(&mut self, r: &mut Reader<'a>, count: u64, stride: u64, path: &str) -> Taken<'a> {
+        let left = r.remaining() as u64;
+        let whole = left.checked_div(stride).map_or(count, |n| count.min(n));
+        // `whole * stride <= left`, a usize, so neither step below can fail.
+        let len = (whole * stride) as usize;
+        let bytes = r.bytes(len).unwrap_or_default();
+        if whole == count {
+            return Taken { bytes, count, cut: None };
+        }
+        let at = r.offset();
+        let rest = r.remaining();
+        let tail = r.bytes(rest).unwrap_or_default();
+        let item = format!("{path}[{whole}]");
+        if rest > 0 {
+            let note = format!("cut short: the file ends {rest} of {stride} bytes into element {whole} of {count}");
+            self.add(
+                at,
+                rest as u64,
+                item.clone(),
+                format!("u8[{rest}] cut"),
+                show_hex(tail),
+                Confidence::Unknown,
+                note,
+            );
+        }
+        let needed = count.saturating_mul(stride).saturating_sub(len as u64);
+        let kind = ErrorKind::Truncated { needed, available: rest as u64 };
+        Taken { bytes, count: whole, cut: Some(Error::new(at + rest as u64, item, kind)) }
     }
 }
 

@@ -57,7 +57,9 @@ fn check(f: &Fixture) {
             }
         }
     }
-    if f.weights.is_some() {
+    if !f.joints {
+        assert!(lod.joints.is_empty(), "{n}: no bone indices are stored");
+    } else {
         // Joints resolve through the bone map of the submesh whose faces use the vertex.
         let mut owner = vec![usize::MAX; f.verts.len()];
         for (si, s) in lod.sections.iter().enumerate() {
@@ -74,7 +76,9 @@ fn check(f: &Fixture) {
             };
             assert_eq!(&lod.joints[k * 4..k * 4 + 4], &want[..], "{n} joints {k}");
         }
-        if !f.skin.is_empty() {
+    }
+    if f.weights.is_some() {
+        if !f.skin.is_empty() && f.joints {
             let mut names = vec!["(mesh transform)".to_string()];
             names.extend(f.skin.iter().cloned());
             assert_eq!(lod.bone_names, names, "{n}");
@@ -175,4 +179,33 @@ fn many_overlapping_submeshes_stay_linear() {
     assert_eq!((secs[29].vertex_start, secs[29].vertex_count), (0, 10));
     // The faces are counted 30 times over: the coverage check says so.
     assert!(doc.checks.iter().any(|c| c.name == "submesh faces cover the triangles" && !c.passed));
+}
+
+#[test]
+fn pm01_vertices_follow_the_description_table() {
+    // 0x31f: position 12, normal 12, color0 4, color1 4, uv0 8, tangent 16, one weight byte
+    // (skin 2 bones) = 57 bytes, and no bone indices.
+    let (doc, _) = ply_of("pm01_skin2_57");
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    let size = doc.checks.iter().find(|c| c.name == "VERT.vertex_size holds the submesh format").unwrap();
+    assert!(size.passed);
+    assert_eq!((size.stored.as_str(), size.measured.as_str()), ("57 bytes", "57 bytes from the format"));
+    let spans = doc.spans_in(0, doc.bytes.len() as u64);
+    let w = spans.iter().find(|s| s.path == "VERT.vertices[0].blend_weight").expect("a weight");
+    assert_eq!((w.len, &*w.ty), (1, "unorm8[1]"));
+    assert!(!spans.iter().any(|s| s.path.contains("blend_indices")), "the table lists no bone indices");
+    // 0x213 is 33 bytes by the table; in 36-byte vertices the decoder steps by 36 and the
+    // last 3 bytes of each vertex are unknown, not guessed fields.
+    let (doc, _) = ply_of("pm01_skin2_padded");
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    let size = doc.checks.iter().find(|c| c.name == "VERT.vertex_size holds the submesh format").unwrap();
+    assert!(size.passed);
+    assert_eq!(size.measured, "33 bytes from the format, then unexplained (3 bytes)");
+    let spans = doc.spans_in(0, doc.bytes.len() as u64);
+    let r = doc.spans.regions().iter().find(|r| r.path == "VERT.vertices").unwrap();
+    assert_eq!(r.stride, 36);
+    let u: Vec<_> = spans.iter().filter(|s| s.path.ends_with(".unexplained")).collect();
+    assert_eq!(u.len(), r.count as usize, "one unknown tail per vertex");
+    assert!(u.iter().all(|s| s.len == 3 && s.confidence == meshscope::Confidence::Unknown));
+    assert_eq!(u[1].start, r.start + 36 + 33);
 }

@@ -116,15 +116,21 @@ fn unknown_chunk_id_stops_with_its_offset() {
 }
 
 #[test]
-fn counts_past_the_end_are_refused_before_allocation() {
-    // VERT at 0x4e: vertex_count at 0x52 becomes 0x7fffffff; vertices would start at 0x5a.
+fn counts_past_the_end_keep_the_whole_elements_there() {
+    // VERT at 0x4e: vertex_count at 0x52 becomes 0x7fffffff; vertices start at 0x5a. The
+    // file holds as many whole vertices as fit in its last bytes, and no more is allocated.
     let mut b = enumerator_bg();
     b[0x52..0x56].copy_from_slice(&0x7fff_ffffu32.to_le_bytes());
-    let (doc, e) = first_error(b);
-    assert_eq!(e.path, "VERT.vertices");
-    assert_eq!(e.offset, 0x5a);
-    assert!(matches!(e.kind, meshscope::ErrorKind::LimitExceeded { .. }));
+    let size = u16::from_le_bytes([b[0x56], b[0x57]]) as u64;
+    let left = b.len() as u64 - 0x5a;
+    let (whole, rest) = (left / size, left % size);
+    let (doc, e) = first_error(b.clone());
+    assert_eq!(e.path, format!("VERT.vertices[{whole}]"));
+    assert_eq!(e.offset, b.len() as u64, "the error is at the first missing byte");
+    let needed = 0x7fff_ffff * size - whole * size;
+    assert_eq!(e.kind, meshscope::ErrorKind::Truncated { needed, available: rest });
     assert!(doc.spans.fixed().iter().any(|s| s.path == "VERT.vertex_flags"));
+    assert_eq!(doc.mesh.lods[0].positions.len() as u64, whole * 3, "the whole vertices are in the mesh");
     // A negative index count.
     let mut b = enumerator_bg();
     b[0xde..0xe2].copy_from_slice(&(-3i32).to_le_bytes());

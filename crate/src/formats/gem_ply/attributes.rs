@@ -85,11 +85,12 @@ pub(super) fn vertex_arrays(layout: &Layout, vdata: &[u8], stride: usize, double
                     w[nw] = 1.0 - w[..nw].iter().sum::<f32>();
                 }
                 lod.weights.extend_from_slice(&w);
-                let mut j = [0f32; 4];
+                // Without stored bone indices (GEM3 skins) there are no joints to give.
                 if let Some(e) = &idx {
+                    let mut j = [0f32; 4];
                     field(v, e, &mut j);
+                    lod.joints.extend(j.iter().map(|&x| x as u16));
                 }
-                lod.joints.extend(j.iter().map(|&x| x as u16));
             }
         }
         let _ = t;

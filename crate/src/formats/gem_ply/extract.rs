@@ -2,15 +2,16 @@
 //! face-range checks, the mesh (positions .. bones, sections, shadow, adjacency, grid) and
 //! the consistency checks.
 
-use super::subs::{lossy, subs_of};
-use super::vertex::{Kind, Layout, Sem};
-use super::{Chunk, Parsed, Ply};
+use super::subs::{lossy, subs_of, Sub};
+use super::vertex::{Kind, Layout, Sem, VElem};
+use super::{Chunk, Name, Parsed, Places, Ply};
 use crate::document::{Basis, Check, Decode};
 use crate::error::Error;
 use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
 use crate::span::Confidence;
 
+/// A check against the description, stored and measured equal.
 fn check(name: &str, passed: bool, stored: String, measured: String, offset: Option<u64>, path: &str) -> Check {
     Check {
         name: name.into(),
@@ -24,17 +25,47 @@ fn check(name: &str, passed: bool, stored: String, measured: String, offset: Opt
     }
 }
 
-fn index_at(data: &[u8], wide: bool, i: usize) -> u32 {
-    if wide {
-        match data.get(i * 4..i * 4 + 4) {
-            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
-            _ => 0,
+/// A check of a relation we only guessed: a failure is an observation, not a broken file.
+fn guess(c: Check) -> Check {
+    Check { basis: Basis::Guess, ..c }
+}
+
+/// The first `VERT` as the decode reads it.
+struct Verts<'a> {
+    /// Whole vertices in the file (fewer than stored when it is cut short).
+    count: usize,
+    /// `vertex_size`: the engine steps by it, whatever the format explains.
+    stride: usize,
+    flags: u16,
+    data: &'a [u8],
+    /// Offset of the first vertex.
+    at: u64,
+    present: bool,
+    layout: Layout,
+    /// Bytes the submesh format explains per vertex.
+    format_size: u32,
+}
+
+/// The first index chunk.
+struct Indices {
+    values: Vec<u32>,
+    wide: bool,
+    at: u64,
+    path: String,
+    present: bool,
+}
+
+impl Indices {
+    fn width(&self) -> usize {
+        if self.wide {
+            4
+        } else {
+            2
         }
-    } else {
-        match data.get(i * 2..i * 2 + 2) {
-            Some(&[a, b]) => u16::from_le_bytes([a, b]) as u32,
-            _ => 0,
-        }
+    }
+
+    fn triangles(&self) -> usize {
+        self.values.len() / 3
     }
 }
 
@@ -42,108 +73,128 @@ fn index_at(data: &[u8], wide: bool, i: usize) -> u32 {
 /// spans, regions, index checks and errors of the structure are all there, which is what
 /// the hex view needs first on a large file (the mesh follows in a second call).
 pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
-    let mut d = Decode::default();
-    let mut subs = subs_of(&p);
+    let subs = subs_of(&p);
     let Parsed { ply, fields, errors, places, .. } = p;
-    d.fields = fields;
-    d.errors = errors;
+    let mut d = Decode { fields, errors, ..Decode::default() };
+    let v = vertices(&mut d, &ply, &places, &subs, bytes);
+    let ix = indices(&mut d, &ply, &places, bytes, v.count);
+    face_checks(&mut d, &subs, &places, ix.triangles());
+    absent_chunks(&mut d, &ply, &subs);
+    if !mesh {
+        return d;
+    }
+    let mut lod = Lod { name: "lod0".into(), ..Default::default() };
+    super::attributes::vertex_arrays(&v.layout, v.data, v.stride, v.flags & 1 == 0, v.count, &mut lod);
+    let skin = ply.skin().unwrap_or(&[]);
+    bone_map_checks(&mut d, &subs, skin);
+    if !lod.joints.is_empty() {
+        resolve_joints(&mut d, &mut lod, &subs, skin, &v, &ix.values);
+    }
+    lod.sections = sections(&subs, &ply, &v, &ix, skin);
+    per_face(&mut lod, &ply);
+    vertex_checks(&mut d, &lod, &places, &v);
+    guessed_counts(&mut d, &ply, &places, v.count);
+    facts(&mut d, &v, &ix, &subs, skin);
+    lod.indices = ix.values;
+    d.mesh = Mesh { lods: vec![lod] };
+    d.details = Details::GemPly(ply);
+    d
+}
 
-    let (vcount, stride, vflags, vdata) = ply.vert(bytes).unwrap_or((0, 0, 0, &[]));
+/// The layout of the first submesh, checked against the others, fitted to `vertex_size`,
+/// and the vertex region it gives.
+fn vertices<'a>(d: &mut Decode, ply: &'a Ply, places: &Places, subs: &[Sub], bytes: &'a [u8]) -> Verts<'a> {
+    let present = ply.vert_header().is_some();
+    let (_, stride, flags, data) = ply.vert(bytes).unwrap_or((0, 0, 0, &[]));
     let stride = stride as usize;
-    let vert_at = places.vert_data.unwrap_or(0);
-    if stride == 0 && vcount > 0 {
+    let at = places.vert_data.unwrap_or(0);
+    if stride == 0 && !data.is_empty() {
         d.errors.push(Error::bad_value(
-            vert_at.saturating_sub(4),
+            at.saturating_sub(4),
             "VERT.vertex_size",
             "vertex_size is 0 with vertices stored",
         ));
     }
-    let vcount = if stride == 0 { 0 } else { vdata.len() / stride };
-
-    // The layout: the first submesh's, checked against the others.
-    let mut layout = match subs.first() {
-        Some(s) => s.layout.clone(),
-        None => {
-            let mut l = Layout::default();
-            if stride >= 12 {
-                l.elems.push(super::vertex::VElem {
-                    name: "position".into(),
-                    offset: 0,
-                    kind: Kind::F32(3),
-                    sem: Sem::Position,
-                    confidence: Confidence::Inferred,
-                    note: "no submesh describes the vertices; the first 12 bytes taken as the position".into(),
-                });
-            }
-            l
-        }
-    };
-    for s in &subs {
+    let count = data.len().checked_div(stride).unwrap_or(0);
+    let mut layout = subs.first().map(|s| s.layout.clone()).unwrap_or_else(|| position_only(stride));
+    for s in subs {
         if let Some(msg) = &s.layout_error {
             d.errors.push(Error::unsupported(s.face_count_at, format!("{}.vertex_elements", s.path), msg.clone()));
         }
     }
-    for s in subs.iter().skip(1) {
-        if s.layout.elems != layout.elems {
-            d.errors.push(Error::bad_value(
-                s.face_count_at,
-                s.path.clone(),
-                format!("vertex format differs from {}'s; the shared VERT is decoded with the first", subs[0].path),
-            ));
-        }
-    }
-    if !subs.is_empty() && ply.vert_header().is_none() {
-        d.errors.push(Error::bad_value(bytes.len() as u64, "VERT", "the file has submeshes but no VERT chunk"));
-    }
-    let bump = subs.first().is_some_and(|s| s.bump);
-    let format_size = layout.size();
-    if ply.vert_header().is_some() {
-        if let Some(msg) = layout.fit(stride as u32, bump) {
-            d.errors.push(Error::bad_value(vert_at.saturating_sub(4), "VERT.vertex_size", msg));
-        }
-        if vcount > 0 && stride > 0 {
-            d.fields.add_region(layout.region(vert_at, stride as u64, vcount as u64, "VERT.vertices"));
-        }
-    }
-
-    // Indices: every one must name a vertex.
-    let (wide, idata) = ply.indices(bytes).unwrap_or((false, &[]));
-    let iw = if wide { 4 } else { 2 };
-    let icount = idata.len() / iw;
-    let (index_at0, index_path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
-    let mut indices = Vec::with_capacity(icount);
-    let mut bad = 0usize;
-    let mut first_bad = None;
-    for i in 0..icount {
-        let v = index_at(idata, wide, i);
-        if v as usize >= vcount {
-            bad += 1;
-            first_bad.get_or_insert((i, v));
-        }
-        indices.push(v);
-    }
-    if let Some((i, v)) = first_bad {
+    for s in subs.iter().skip(1).filter(|s| s.layout.elems != layout.elems) {
         d.errors.push(Error::bad_value(
-            index_at0 + (i * iw) as u64,
-            format!("{index_path}[{i}]"),
-            format!("index {v} is at or past the vertex count {vcount} ({bad} such indices)"),
+            s.face_count_at,
+            s.path.clone(),
+            format!("vertex format differs from {}'s; the shared VERT is decoded with the first", subs[0].path),
         ));
     }
-    if ply.indices(bytes).is_some() {
+    if !subs.is_empty() && !present {
+        d.errors.push(Error::bad_value(bytes.len() as u64, "VERT", "the file has submeshes but no VERT chunk"));
+    }
+    let format_size = layout.size();
+    if present {
+        // Fields past vertex_size are dropped: the failed size check says so.
+        let _ = layout.fit(stride as u32, subs.first().is_some_and(|s| s.bump));
+        if count > 0 {
+            d.fields.add_region(layout.region(at, stride as u64, count as u64, "VERT.vertices"));
+        }
+    }
+    Verts { count, stride, flags, data, at, present, layout, format_size }
+}
+
+/// Without a submesh nothing describes the vertices: the first 12 bytes as a position.
+fn position_only(stride: usize) -> Layout {
+    let mut l = Layout::default();
+    if stride >= 12 {
+        l.elems.push(VElem {
+            name: "position".into(),
+            offset: 0,
+            kind: Kind::F32(3),
+            sem: Sem::Position,
+            confidence: Confidence::Inferred,
+            note: "no submesh describes the vertices; the first 12 bytes taken as the position".into(),
+        });
+    }
+    l
+}
+
+/// The indices of the first index chunk; every one must name a vertex.
+fn indices(d: &mut Decode, ply: &Ply, places: &Places, bytes: &[u8], vcount: usize) -> Indices {
+    let present = ply.indices(bytes).is_some();
+    let (wide, data) = ply.indices(bytes).unwrap_or((false, &[]));
+    let (at, path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
+    let values: Vec<u32> = if wide {
+        data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    } else {
+        data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
+    };
+    let ix = Indices { values, wide, at, path, present };
+    let bad = ix.values.iter().filter(|&&v| v as usize >= vcount).count();
+    if let Some(i) = ix.values.iter().position(|&v| v as usize >= vcount) {
+        d.errors.push(Error::bad_value(
+            at + (i * ix.width()) as u64,
+            format!("{}[{i}]", ix.path),
+            format!("index {} is at or past the vertex count {vcount} ({bad} such indices)", ix.values[i]),
+        ));
+    }
+    if present {
         d.checks.push(check(
             "indices name vertices",
             bad == 0,
-            format!("{icount} indices"),
+            format!("{} indices", ix.values.len()),
             format!("{bad} at or past vertex count {vcount}"),
-            Some(index_at0),
-            &index_path,
+            Some(at),
+            &ix.path,
         ));
     }
+    ix
+}
 
-    // Face ranges.
-    let tris = icount / 3;
+/// Submesh face ranges inside the triangles, and the per-face chunks' counts.
+fn face_checks(d: &mut Decode, subs: &[Sub], places: &Places, tris: usize) {
     let mut face_sum = 0i64;
-    for s in &subs {
+    for s in subs {
         face_sum += s.face_count;
         let end = s.face_start + s.face_count;
         if s.face_start < 0 || s.face_count < 0 || end as u64 > tris as u64 {
@@ -155,14 +206,15 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
         }
     }
     if !subs.is_empty() {
-        d.checks.push(check(
+        // The description gives each submesh a range; that they share every triangle is ours.
+        d.checks.push(guess(check(
             "submesh faces cover the triangles",
             face_sum == tris as i64,
             format!("{face_sum} faces in submeshes"),
             format!("{tris} triangles"),
             None,
             "",
-        ));
+        )));
     }
     for (path, at, n) in &places.face_counts {
         d.checks.push(check(
@@ -174,104 +226,125 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
             path,
         ));
     }
+}
 
-    if !mesh {
-        return d;
+/// No chunk stores its size, so a file cut between chunks is a valid file with fewer
+/// chunks: the summary says which of the mesh's chunks it lacks.
+fn absent_chunks(d: &mut Decode, ply: &Ply, subs: &[Sub]) {
+    let mut absent = Vec::new();
+    if ply.vert_header().is_none() {
+        absent.push("VERT");
     }
+    if !ply.chunks.iter().any(|c| matches!(c, Chunk::Indices { .. })) {
+        absent.push("INDX");
+    }
+    if subs.is_empty() {
+        absent.push("submesh");
+    }
+    if absent.is_empty() {
+        return;
+    }
+    let list = match absent.as_slice() {
+        [a] => a.to_string(),
+        [a, b] => format!("{a} or {b}"),
+        [a, b, c, ..] => format!("{a}, {b} or {c}"),
+        [] => String::new(),
+    };
+    let after = ply.chunks.last().map_or("the magic".to_string(), |c| c.id().to_string());
+    d.facts.push(("absent chunks".into(), format!("the file has no {list} chunk (it ends after {after})")));
+}
 
-    // The mesh.
-    let mut lod = Lod { name: "lod0".into(), ..Default::default() };
-    super::attributes::vertex_arrays(&layout, vdata, stride, vflags & 1 == 0, vcount, &mut lod);
-    let idx = layout.elems.iter().find(|e| e.sem == Sem::Indices).cloned();
-    let tris_valid = |a: usize| a < vcount;
-    // Resolve joints through the bone map of the submesh that owns each vertex.
-    let skin = ply.skin().unwrap_or(&[]);
-    if !lod.joints.is_empty() {
-        lod.bone_names.push("(mesh transform)".into());
-        lod.bone_names.extend(skin.iter().map(|n| lossy(n)));
-        let mut owner = vec![u32::MAX; vcount];
-        // Submesh ranges may overlap; a budget of a few passes over the indices keeps a
-        // file of many overlapping submeshes linear.
-        let mut budget = indices.len().saturating_mul(4).saturating_add(1 << 20);
-        for (k, s) in subs.iter().enumerate() {
-            let a = (s.face_start.max(0) as usize).saturating_mul(3).min(indices.len());
-            let b = ((s.face_start + s.face_count).max(0) as usize).saturating_mul(3).min(indices.len()).max(a);
-            if b - a > budget {
-                break;
-            }
-            budget -= b - a;
-            for &i in indices.get(a..b).unwrap_or(&[]) {
-                if let Some(o) = owner.get_mut(i as usize) {
-                    if *o == u32::MAX {
-                        *o = k as u32;
-                    }
-                }
-            }
-        }
-        let mut past = None;
-        for (vi, j4) in lod.joints.chunks_exact_mut(4).enumerate() {
-            let map = owner.get(vi).and_then(|&o| subs.get(o as usize)).and_then(|s| s.bone_map.as_ref());
-            let Some(map) = map else { continue };
-            for (slot, j) in j4.iter_mut().enumerate() {
-                match map.get(*j as usize) {
-                    Some(&g) => *j = if (g as usize) <= skin.len() { g as u16 } else { 0 },
-                    None => {
-                        // Only weighted slots must resolve; unused slots often hold 0.
-                        past.get_or_insert((vi, slot, *j));
-                        *j = 0;
-                    }
-                }
-            }
-        }
-        if let Some((vi, slot, j)) = past {
-            let e = idx.as_ref().map(|e| e.offset).unwrap_or(0) as u64;
-            d.errors.push(Error::bad_value(
-                vert_at + (vi * stride) as u64 + e + slot as u64,
-                format!("VERT.vertices[{vi}].blend_indices"),
-                format!("bone index {j} is past its submesh's bone map"),
+/// Every bone map entry names the mesh (0) or a SKIN bone (N > 0 is SKIN bone N-1).
+fn bone_map_checks(d: &mut Decode, subs: &[Sub], skin: &[Name]) {
+    for s in subs {
+        if let Some(map) = &s.bone_map {
+            let worst = map.iter().copied().max().unwrap_or(0);
+            d.checks.push(check(
+                &format!("{}.bone_map names SKIN bones", s.path),
+                worst as usize <= skin.len(),
+                format!("largest entry {worst}"),
+                format!("{} SKIN bones", skin.len()),
+                None,
+                &format!("{}.bone_map", s.path),
             ));
         }
-        for s in &subs {
-            if let Some(map) = &s.bone_map {
-                let worst = map.iter().copied().max().unwrap_or(0);
-                d.checks.push(check(
-                    &format!("{}.bone_map names SKIN bones", s.path),
-                    worst as usize <= skin.len(),
-                    format!("largest entry {worst}"),
-                    format!("{} SKIN bones", skin.len()),
-                    None,
-                    &format!("{}.bone_map", s.path),
-                ));
+    }
+}
+
+/// Per vertex, the submesh whose faces first use it (`u32::MAX`: none). Submesh ranges may
+/// overlap; a budget of a few passes over the indices keeps many overlapping ones linear.
+fn vertex_owners(subs: &[Sub], indices: &[u32], vcount: usize) -> Vec<u32> {
+    let mut owner = vec![u32::MAX; vcount];
+    let mut budget = indices.len().saturating_mul(4).saturating_add(1 << 20);
+    for (k, s) in subs.iter().enumerate() {
+        let a = (s.face_start.max(0) as usize).saturating_mul(3).min(indices.len());
+        let b = ((s.face_start + s.face_count).max(0) as usize).saturating_mul(3).min(indices.len()).max(a);
+        if b - a > budget {
+            break;
+        }
+        budget -= b - a;
+        for &i in &indices[a..b] {
+            if let Some(o) = owner.get_mut(i as usize) {
+                if *o == u32::MAX {
+                    *o = k as u32;
+                }
             }
         }
     }
-    lod.indices = indices;
+    owner
+}
 
+/// Joints through the bone map of the submesh that owns each vertex: a joint becomes the
+/// bone map value, so `bone_names[0]` is the mesh and `bone_names[N]` SKIN bone N-1.
+fn resolve_joints(d: &mut Decode, lod: &mut Lod, subs: &[Sub], skin: &[Name], v: &Verts, indices: &[u32]) {
+    lod.bone_names.push("(mesh transform)".into());
+    lod.bone_names.extend(skin.iter().map(|n| lossy(n)));
+    let owner = vertex_owners(subs, indices, v.count);
+    let mut past = None;
+    for (vi, j4) in lod.joints.chunks_exact_mut(4).enumerate() {
+        let map = owner.get(vi).and_then(|&o| subs.get(o as usize)).and_then(|s| s.bone_map.as_ref());
+        let Some(map) = map else { continue };
+        for (slot, j) in j4.iter_mut().enumerate() {
+            match map.get(*j as usize) {
+                Some(&g) => *j = if (g as usize) <= skin.len() { g as u16 } else { 0 },
+                None => {
+                    // Only weighted slots must resolve; unused slots often hold 0.
+                    past.get_or_insert((vi, slot, *j));
+                    *j = 0;
+                }
+            }
+        }
+    }
+    if let Some((vi, slot, j)) = past {
+        let e = v.layout.elems.iter().find(|e| e.sem == Sem::Indices).map_or(0, |e| e.offset) as u64;
+        d.errors.push(Error::bad_value(
+            v.at + (vi * v.stride) as u64 + e + slot as u64,
+            format!("VERT.vertices[{vi}].blend_indices"),
+            format!("bone index {j} is past its submesh's bone map"),
+        ));
+    }
+}
+
+/// One section per submesh (or one for the whole mesh without a submesh).
+fn sections(subs: &[Sub], ply: &Ply, v: &Verts, ix: &Indices, skin: &[Name]) -> Vec<Section> {
+    let icount = ix.values.len();
+    let iw = ix.width();
     let mirrored_file = ply.mirrored();
+    let mut out = Vec::new();
     let mut budget = icount.saturating_mul(4).saturating_add(1 << 20);
-    for s in &mut subs {
+    for s in subs.iter() {
         let a = (s.face_start.max(0) as u64 * 3).min(icount as u64) as usize;
         let b = (((s.face_start + s.face_count).max(0) as u64) * 3).min(icount as u64).max(a as u64) as usize;
         let (vs, vc) = match s.vertex_range {
             Some(r) => r,
             // Past the budget (many overlapping submeshes) a section names every vertex.
-            None if b - a > budget => (0, vcount as u32),
+            None if b - a > budget => (0, v.count as u32),
             None => {
                 budget -= b - a;
-                let used = lod.indices.get(a..b).unwrap_or(&[]).iter().filter(|&&i| tris_valid(i as usize));
-                let (mut lo, mut hi) = (u32::MAX, 0u32);
-                for &i in used {
-                    lo = lo.min(i);
-                    hi = hi.max(i);
-                }
-                if lo == u32::MAX {
-                    (0, 0)
-                } else {
-                    (lo, hi - lo + 1)
-                }
+                used_range(&ix.values[a..b], v.count)
             }
         };
-        lod.sections.push(Section {
+        out.push(Section {
             name: s.name.clone(),
             index_start: a as u32,
             index_count: (b - a) as u32,
@@ -279,43 +352,52 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
             vertex_count: vc,
             two_sided: s.two_sided,
             mirrored: mirrored_file || s.mirrored,
-            bones: s
-                .bone_map
-                .iter()
-                .flatten()
-                .map(|&g| match g {
-                    0 => "(mesh transform)".to_string(),
-                    n => skin.get(n as usize - 1).map(|x| lossy(x)).unwrap_or_else(|| format!("bone {n}?")),
-                })
-                .collect(),
+            bones: s.bone_map.iter().flatten().map(|&g| bone_name(g, skin)).collect(),
             passes: Vec::new(),
-            vertex_source: ply.vert_header().map(|_| Source {
+            vertex_source: v.present.then_some(Source {
                 file: 0,
-                offset: vert_at + vs as u64 * stride as u64,
-                stride: stride as u64,
+                offset: v.at + vs as u64 * v.stride as u64,
+                stride: v.stride as u64,
             }),
-            index_source: ply.indices(bytes).map(|_| Source {
-                file: 0,
-                offset: index_at0 + (a * iw) as u64,
-                stride: iw as u64,
-            }),
+            index_source: ix.present.then_some(Source { file: 0, offset: ix.at + (a * iw) as u64, stride: iw as u64 }),
             // Submeshes store no box of their own; BNDS is the whole mesh's.
             stored_bounds: None,
         });
     }
     if subs.is_empty() && icount > 0 {
-        lod.sections.push(Section {
+        out.push(Section {
             name: "(no submesh)".into(),
             index_count: icount as u32,
-            vertex_count: vcount as u32,
+            vertex_count: v.count as u32,
             mirrored: mirrored_file,
-            vertex_source: Some(Source { file: 0, offset: vert_at, stride: stride as u64 }),
-            index_source: Some(Source { file: 0, offset: index_at0, stride: iw as u64 }),
+            vertex_source: Some(Source { file: 0, offset: v.at, stride: v.stride as u64 }),
+            index_source: Some(Source { file: 0, offset: ix.at, stride: iw as u64 }),
             ..Default::default()
         });
     }
+    out
+}
 
-    // Per-face arrays and the grid.
+/// The first vertex and the vertex count that `indices` name (only vertices that exist).
+fn used_range(indices: &[u32], vcount: usize) -> (u32, u32) {
+    let used = indices.iter().filter(|&&i| (i as usize) < vcount);
+    let (lo, hi) = used.fold((u32::MAX, 0u32), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+    if lo == u32::MAX {
+        (0, 0)
+    } else {
+        (lo, hi - lo + 1)
+    }
+}
+
+fn bone_name(g: u8, skin: &[Name]) -> String {
+    match g {
+        0 => "(mesh transform)".to_string(),
+        n => skin.get(n as usize - 1).map(|x| lossy(x)).unwrap_or_else(|| format!("bone {n}?")),
+    }
+}
+
+/// The per-face arrays (SHDW, ADJA), the grid (BAS2, InfG) and the stored box (BNDS).
+fn per_face(lod: &mut Lod, ply: &Ply) {
     let mut grid: Option<Grid> = None;
     for c in &ply.chunks {
         match c {
@@ -335,101 +417,143 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
                 g.face_submesh = faces.iter().map(|f| f & 0x7fff).collect();
                 g.face_invalid = faces.iter().map(|f| f & 0x8000 != 0).collect();
             }
+            Chunk::Bnds { min, max } if lod.stored_bounds.is_none() => {
+                lod.stored_bounds = Some(StoredBox { path: "BNDS.min".into(), min: *min, max: *max });
+            }
             _ => {}
         }
     }
     lod.grid = grid;
-    // The stored box as numbers, for the view (the check below compares it with the positions).
-    if let Some(Chunk::Bnds { min, max }) = ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. })) {
-        lod.stored_bounds = Some(StoredBox { path: "BNDS.min".into(), min: *min, max: *max });
-    }
+}
 
-    // Checks on the vertices.
-    if let Some(Chunk::Bnds { min, max }) = ply.chunks.iter().find(|c| matches!(c, Chunk::Bnds { .. })) {
-        if let Some((mn, mx)) = bounds_of(&lod.positions) {
-            let tol = |a: f32| 1e-4 * a.abs().max(1.0);
-            let contains = (0..3).all(|k| min[k] <= mn[k] + tol(mn[k]) && max[k] >= mx[k] - tol(mx[k]));
-            d.checks.push(check(
-                "BNDS contains the positions",
-                contains,
-                format!("min {:?} max {:?}", min, max),
-                format!("min {:?} max {:?}", mn, mx),
-                places.bnds,
-                "BNDS.min",
-            ));
-        }
+/// Checks on the decoded vertices: the stored box, the vertex size, the tangent tail.
+fn vertex_checks(d: &mut Decode, lod: &Lod, places: &Places, v: &Verts) {
+    let pos_kind = v.layout.elems.iter().find(|e| e.sem == Sem::Position).map_or(Kind::F32(3), |e| e.kind);
+    if let (Some(b), Some((mn, mx))) = (&lod.stored_bounds, bounds_of(&lod.positions)) {
+        d.checks.push(bounds_check(b, mn, mx, pos_kind, places.bnds));
     }
-    if ply.vert_header().is_some() {
-        let tail = layout
-            .elems
-            .iter()
-            .filter(|e| e.offset >= format_size)
-            .map(|e| format!("{} ({} bytes)", e.name, e.kind.len()))
-            .collect::<Vec<_>>();
-        d.checks.push(check(
-            "VERT.vertex_size holds the submesh format",
-            format_size as usize <= stride,
-            format!("{stride} bytes"),
-            if tail.is_empty() {
-                format!("{format_size} bytes from the format")
-            } else {
-                format!("{format_size} bytes from the format, then {}", tail.join(", "))
-            },
-            Some(vert_at.saturating_sub(4)),
-            "VERT.vertex_size",
-        ));
+    if v.present {
+        d.checks.push(size_check(v));
     }
-    if let Some(t) = layout.elems.iter().find(|e| e.sem == Sem::Tangent && e.offset >= format_size) {
-        let (mut worst_dot, mut signs_ok) = (0f32, true);
-        for (k, tv) in lod.tangents.chunks_exact(4).enumerate() {
-            let nv = lod.normals.get(k * 3..k * 3 + 3).unwrap_or(&[0.0, 0.0, 0.0]);
-            let dot = tv[0] * nv[0] + tv[1] * nv[1] + tv[2] * nv[2];
-            worst_dot = worst_dot.max(dot.abs());
-            signs_ok &= tv[3] == 1.0 || tv[3] == -1.0;
-        }
-        d.checks.push(check(
-            "tail tangent is orthogonal to the normal with sign +-1",
-            worst_dot < 0.05 && signs_ok,
-            format!("{} at vertex offset {}", t.name, t.offset),
-            format!("max |n.t| {worst_dot:.4}, every w +-1: {signs_ok}"),
-            Some(vert_at + t.offset as u64),
-            "VERT.vertices[0].tangent",
-        ));
+    if let Some(t) = v.layout.elems.iter().find(|e| e.sem == Sem::Tangent && e.offset >= v.format_size) {
+        d.checks.push(tangent_tail_check(lod, t, v.at));
     }
-    if let Some(u) = layout.elems.iter().find(|e| e.sem == Sem::Unexplained) {
+    if let Some(u) = v.layout.elems.iter().find(|e| e.sem == Sem::Unexplained) {
         let (o, l) = (u.offset as usize, u.kind.len() as usize);
         let zero =
-            vdata.chunks_exact(stride.max(1)).all(|v| v.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
+            v.data.chunks_exact(v.stride.max(1)).all(|x| x.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
         d.facts.push((
             "unexplained vertex bytes".into(),
             format!("{l} at offset {o}{}", if zero { ", zero in every vertex" } else { "" }),
         ));
     }
-    for c in &ply.chunks {
+}
+
+/// BNDS (the description's "mesh bounding box") holds every decoded position, within the
+/// precision the positions are stored in.
+fn bounds_check(b: &StoredBox, mn: [f32; 3], mx: [f32; 3], kind: Kind, at: Option<u64>) -> Check {
+    let tol = |x: f32| kind.step(x);
+    let contains = (0..3).all(|k| b.min[k] <= mn[k] + tol(mn[k]) && b.max[k] >= mx[k] - tol(mx[k]));
+    Check {
+        tolerance: kind.step_text().into(),
+        ..check(
+            "BNDS contains the positions",
+            contains,
+            format!("min {:?} max {:?}", b.min, b.max),
+            format!("min {:?} max {:?}", mn, mx),
+            at,
+            "BNDS.min",
+        )
+    }
+}
+
+/// The description: the engine steps by `vertex_size` even where the format explains less;
+/// a format larger than `vertex_size` contradicts it.
+fn size_check(v: &Verts) -> Check {
+    let tail: Vec<String> = v
+        .layout
+        .elems
+        .iter()
+        .filter(|e| e.offset >= v.format_size)
+        .map(|e| format!("{} ({} bytes)", e.name, e.kind.len()))
+        .collect();
+    let measured = if tail.is_empty() {
+        format!("{} bytes from the format", v.format_size)
+    } else {
+        format!("{} bytes from the format, then {}", v.format_size, tail.join(", "))
+    };
+    check(
+        "VERT.vertex_size holds the submesh format",
+        v.format_size as usize <= v.stride,
+        format!("{} bytes", v.stride),
+        measured,
+        Some(v.at.saturating_sub(4)),
+        "VERT.vertex_size",
+    )
+}
+
+/// Bump-mapped vertices carry 16 bytes their format does not explain; we read them as a
+/// tangent and a bitangent sign. A guess: it holds where each tangent is orthogonal to its
+/// normal (measured on the unit vectors, so neither length matters) with w exactly ±1.
+fn tangent_tail_check(lod: &Lod, t: &VElem, vert_at: u64) -> Check {
+    const COS: f32 = 0.05;
+    let (mut off, mut bad_w, mut zero, mut worst) = (0usize, 0usize, 0usize, 0f32);
+    let n = lod.tangents.len() / 4;
+    for (tv, nv) in lod.tangents.chunks_exact(4).zip(lod.normals.chunks_exact(3)) {
+        let (lt, ln) = (len3(&tv[..3]), len3(nv));
+        if lt == 0.0 || ln == 0.0 {
+            zero += 1;
+        } else {
+            let cos = ((tv[0] * nv[0] + tv[1] * nv[1] + tv[2] * nv[2]) / (lt * ln)).abs();
+            worst = worst.max(cos);
+            off += (cos > COS) as usize;
+        }
+        bad_w += (tv[3] != 1.0 && tv[3] != -1.0) as usize;
+    }
+    Check {
+        tolerance: format!("|cos(normal, tangent)| <= {COS} (within about 3 degrees of orthogonal); w exactly +-1"),
+        ..guess(check(
+            "tail tangent is orthogonal to the normal with sign +-1",
+            off == 0 && bad_w == 0,
+            format!("{} at vertex offset {}", t.name, t.offset),
+            format!(
+                "{off} of {n} vertices off orthogonal (largest |cos| {worst:.4}), {bad_w} with w not +-1, {zero} zero-length"
+            ),
+            Some(vert_at + t.offset as u64),
+            "VERT.vertices[0].tangent",
+        ))
+    }
+}
+
+fn len3(v: &[f32]) -> f32 {
+    (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
+}
+
+/// The AS2 SUBM's `unknown[1]`, which the landscape sample holds the vertex count in.
+fn guessed_counts(d: &mut Decode, ply: &Ply, places: &Places, vcount: usize) {
+    let paths = places.subs.iter().map(|s| &s.path);
+    let as2 =
+        ply.chunks.iter().filter(|c| matches!(c, Chunk::Mesh(_) | Chunk::Sbm1(_) | Chunk::Subm(_) | Chunk::SubmAs2(_)));
+    for (c, path) in as2.zip(paths) {
         if let Chunk::SubmAs2(s) = c {
-            d.checks.push(check(
+            d.checks.push(guess(check(
                 "SUBM unknown[1] = VERT vertex count",
                 s.unknown[1] as usize == vcount,
                 s.unknown[1].to_string(),
                 vcount.to_string(),
                 None,
-                "SUBM[0].unknown[1]",
-            ));
+                &format!("{path}.unknown[1]"),
+            )));
         }
     }
+}
 
-    d.facts.push(("vertices".into(), format!("{vcount} x {stride} bytes, flags 0x{vflags:x}")));
-    d.facts.push(("vertex layout".into(), layout.describe()));
-    d.facts.push(("indices".into(), format!("{icount} ({} bit)", iw * 8)));
+fn facts(d: &mut Decode, v: &Verts, ix: &Indices, subs: &[Sub], skin: &[Name]) {
+    d.facts.push(("vertices".into(), format!("{} x {} bytes, flags 0x{:x}", v.count, v.stride, v.flags)));
+    d.facts.push(("vertex layout".into(), v.layout.describe()));
+    d.facts.push(("indices".into(), format!("{} ({} bit)", ix.values.len(), ix.width() * 8)));
     d.facts.push(("submeshes".into(), subs.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(", ")));
     if !skin.is_empty() {
         d.facts.push(("bones".into(), skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", ")));
     }
-    d.mesh = Mesh { lods: vec![lod] };
-    d.details = Details::GemPly(ply_keep(ply));
-    d
-}
-
-fn ply_keep(p: Ply) -> Ply {
-    p
 }

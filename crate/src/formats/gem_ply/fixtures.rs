@@ -23,6 +23,8 @@ pub struct Fixture {
     pub bone_maps: Vec<Vec<u8>>,
     pub skin: Vec<String>,
     pub tangents: bool,
+    /// The vertices store bone indices (GEM3 skins store weights only).
+    pub joints: bool,
 }
 
 fn el(type_usage: u8, usage_index: u8) -> Element {
@@ -68,6 +70,7 @@ fn base(name: &'static str, verts: Vec<Vertex>, indices: Vec<u32>) -> Fixture {
         bone_maps: Vec::new(),
         skin: Vec::new(),
         tangents: false,
+        joints: false,
     }
 }
 
@@ -146,6 +149,7 @@ pub fn all() -> Vec<Fixture> {
         out.push(Fixture {
             bytes: b.build().unwrap_or_default(),
             weights: Some((nw, 0.0)),
+            joints: true,
             bone_maps: vec![vec![0, 1, 2], vec![3, 2, 1]],
             skin,
             ..base(fx, v.clone(), i.clone())
@@ -194,6 +198,7 @@ pub fn all() -> Vec<Fixture> {
         colors: Some(false),
         weights: Some((4, 1.0 / 255.0)),
         tangents: true,
+        joints: true,
         ..base("sbm1_all_types", v.clone(), i.clone())
     });
 
@@ -244,6 +249,27 @@ pub fn all() -> Vec<Fixture> {
             weights: Some((nw, 1.0 / 255.0)),
             bone_maps: vec![vec![2, 0, 1]],
             skin,
+            ..base(fx, v.clone(), i.clone())
+        });
+    }
+
+    // PM01 as the description's table lays it out: the skin bits give 1-3 weight bytes and
+    // no bone indices, so 0x31f is 57 bytes; and 0x213 (33 bytes) in 36-byte vertices, the
+    // last 3 bytes explained by nothing.
+    for (fx, vf, stride) in [("pm01_skin2_57", 0x31f_u16, 57u16), ("pm01_skin2_padded", 0x213, 36)] {
+        let l = Layout::from_gem3(vf);
+        let b = Builder::new(Magic::Pm01)
+            .chunk(Chunk::Skin(vec![name("root")]))
+            .chunk(sub(0, faces, 0, nv, 0x2, "h.mtl", Some(vec![1, 0]), vf))
+            .vert(&fitted(l, stride as u32, false), stride, 0x7, &v)
+            .indx(&i16);
+        out.push(Fixture {
+            bytes: b.build().unwrap_or_default(),
+            weights: Some((1, 1.0 / 255.0)),
+            colors: (vf & 0x4 != 0).then_some(false),
+            tangents: vf & 0x100 != 0,
+            bone_maps: vec![vec![1, 0]],
+            skin: vec!["root".into()],
             ..base(fx, v.clone(), i.clone())
         });
     }

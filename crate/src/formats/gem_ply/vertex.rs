@@ -71,6 +71,33 @@ impl Kind {
         }
     }
 
+    /// How far a value stored as this kind can lie from the value it was made from, at
+    /// magnitude `x`: one f32 step, half an f16 step, one step of an integer or UNORM8.
+    pub fn step(self, x: f32) -> f32 {
+        match self {
+            Kind::F32(_) => (x.abs() * f32::EPSILON).max(f32::MIN_POSITIVE),
+            Kind::Half4 => {
+                let h = half::f16::from_f32(x.abs());
+                let next = half::f16::from_bits(h.to_bits().saturating_add(1));
+                (next.to_f32() - h.to_f32()).abs() / 2.0
+            }
+            Kind::Short2 | Kind::U8(_) => 1.0,
+            Kind::Unorm8(_) | Kind::Color => 1.0 / 255.0,
+            Kind::Raw(_) => 0.0,
+        }
+    }
+
+    /// `step` as a person reads it, for a check's tolerance.
+    pub fn step_text(self) -> &'static str {
+        match self {
+            Kind::F32(_) => "1 f32 step at the value's magnitude",
+            Kind::Half4 => "half an f16 step at the value's magnitude",
+            Kind::Short2 | Kind::U8(_) => "1 (an integer step)",
+            Kind::Unorm8(_) | Kind::Color => "1/255 (a UNORM8 step)",
+            Kind::Raw(_) => "",
+        }
+    }
+
     /// The field as floats (at most four); returns how many.
     pub fn values(self, b: &[u8], out: &mut [f32; 4]) -> usize {
         let mut n = 0;
@@ -309,15 +336,17 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 l.push(name, kind, sem, I, note);
             }
         }
-        let bones = match vf & 0x600 {
-            0x200 => 2,
-            0x400 => 3,
-            0x600 => 4,
-            _ => 0,
-        };
-        if bones > 0 {
-            l.push("blend_weight", Kind::Unorm8(bones - 1), Sem::Weights, I, "vendor description: uint8 weights, one fewer than the bones (the last is 1 minus their sum); place assumed");
-            l.push("blend_indices", Kind::U8(4), Sem::Indices, I, "the vendor description lists no indices for these bits; u8[4] as its VERT table and MESH files store them");
+        // The description's table: the skin bits give one to three u8 weights (the last is
+        // 1 minus their sum) and no bone indices.
+        let weights = ((vf & 0x600) >> 9) as u8;
+        if weights > 0 {
+            l.push(
+                "blend_weight",
+                Kind::Unorm8(weights),
+                Sem::Weights,
+                I,
+                "vendor description: uint8 weights, one fewer than the bones (the last is 1 minus their sum), no bone indices; place assumed",
+            );
         }
         if vf & 0x800 != 0 {
             l.push("wind", Kind::F32(1), Sem::Wind, I, note);
