@@ -209,3 +209,23 @@ fn pm01_vertices_follow_the_description_table() {
     assert!(u.iter().all(|s| s.len == 3 && s.confidence == meshscope::Confidence::Unknown));
     assert_eq!(u[1].start, r.start + 36 + 33);
 }
+
+#[test]
+fn half_floats_are_built_to_the_nearest_value_and_keep_subnormals() {
+    use meshscope::formats::gem_ply::builder::{Builder, Vertex};
+    use meshscope::formats::gem_ply::vertex::Layout;
+    use meshscope::formats::gem_ply::{Element, Magic, Sbm1};
+    let el = |t| Element { type_usage: t, usage_index: 0, stream: 0 };
+    let elements = vec![el(0x02), el(0x37)]; // FLOAT3 POSITION, HALF4 TEXCOORD 0
+    let (l, _) = Layout::from_elements(&elements, meshscope::Confidence::Proven, "");
+    let mut v = Vertex::default();
+    // 1 + 1.6/1024 lies between the f16 values 1 + 1/1024 and 1 + 2/1024, nearer the second;
+    // 3e-7 is below the smallest normal f16 (2^-14), nearest the subnormal 5 x 2^-24.
+    v.uvs[0] = [1.0 + 1.6 / 1024.0, 3e-7];
+    let sub = Sbm1 { elements, face_count: 1, ..Default::default() };
+    let bytes =
+        Builder::new(Magic::Eply).chunk(Chunk::Sbm1(sub)).vert(&l, 20, 0, &[v; 3]).indx(&[0, 1, 2]).build().unwrap();
+    let doc = meshscope::open("half.ply", bytes);
+    assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    assert_eq!(&doc.mesh.lods[0].uvs[0][..2], &[1.0 + 2.0 / 1024.0, 5.0 * 2f32.powi(-24)]);
+}

@@ -1,6 +1,6 @@
 //! The GEM `.ply` decoder on any bytes after a valid magic: decoding, the summary, a window
-//! of spans and the writer never panic, a file that decodes without errors writes back
-//! to the same bytes, and decoding structure first then completing gives the same document.
+//! of spans and the writer never panic, a file whose chunk loop reaches its end writes back
+//! from its decoded values to the same bytes, and decoding structure first then completing gives the same document.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -25,11 +25,11 @@ fuzz_target!(|data: &[u8]| {
     assert!(format!("{:?}", quick.mesh) == format!("{:?}", doc.mesh));
     let s = doc.summary();
     let _ = doc.spans_in(0, s.size.min(4096));
-    // The cheap pass says whether the chunk loop reached the end; if it did, the writer
-    // must give back every byte.
+    // The cheap pass says whether the chunk loop reached the end; if it did, the writer,
+    // encoding the decoded values, must give back every byte.
     let p = meshscope::formats::gem_ply::parse(&doc.bytes);
     if !p.stopped {
-        let w = meshscope::formats::gem_ply::write_with(&p.ply, &doc.bytes).expect("a parsed file writes");
+        let w = doc.rewrite().expect("a .ply has a writer").expect("a parsed file writes");
         assert!(w == doc.bytes, "a fully parsed file must write back identical");
     }
 });

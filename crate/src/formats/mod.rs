@@ -147,9 +147,9 @@ impl FileFormat for GemPly {
     fn decode_structure(&self, bytes: &[u8]) -> Option<Decode> {
         Some(gem_ply::decode_structure(bytes))
     }
-    fn rewrite(&self, details: &Details, bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
+    fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
         match details {
-            Details::GemPly(p) => Some(gem_ply::write_with(p, bytes)),
+            Details::GemPly(p) => Some(gem_ply::write(p)),
             _ => None,
         }
     }

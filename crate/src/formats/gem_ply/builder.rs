@@ -2,7 +2,7 @@
 //! and the writer: synthetic test files and the page's sample.
 
 use super::vertex::{Kind, Layout, Sem};
-use super::{writer, Buf, Chunk, Magic, Ply};
+use super::{writer, Buf, Chunk, Column, Magic, Ply, Values};
 use crate::error::Result;
 
 /// Every value a vertex field can take; each layout picks what it stores.
@@ -35,62 +35,60 @@ impl Default for Vertex {
     }
 }
 
-/// f32 to IEEE half (round toward zero), for HALF4 elements.
-pub fn to_half(x: f32) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
-    let man = (b >> 13) & 0x3ff;
-    if x.is_nan() {
-        sign | 0x7e00
-    } else if exp >= 31 {
-        sign | 0x7c00
-    } else if exp <= 0 {
-        sign
-    } else {
-        sign | ((exp as u16) << 10) | man as u16
+/// One vertex field's values, as `kind` stores them (f16 by the `half` crate, rounded to
+/// nearest; 8-bit kinds from 0..1 floats, UNORM8 and colors rounded).
+fn field_values(kind: Kind, floats: [f32; 4], out: &mut Values) {
+    let n = kind.per();
+    match (kind, out) {
+        (Kind::F32(_), Values::F32(v)) => v.extend_from_slice(&floats[..n]),
+        (Kind::Half4, Values::F16(v)) => v.extend(floats.iter().map(|&f| half::f16::from_f32(f))),
+        (Kind::Short2, Values::I16(v)) => v.extend(floats[..2].iter().map(|&f| f as i16)),
+        (Kind::U8(_), Values::U8(v)) => v.extend(floats[..n].iter().map(|&f| f as u8)),
+        (Kind::Unorm8(_) | Kind::Color, Values::U8(v)) => {
+            v.extend(floats[..n].iter().map(|&f| (f * 255.0).round() as u8))
+        }
+        (Kind::Raw(_), Values::U8(v)) => v.extend(std::iter::repeat_n(0, n)),
+        _ => {}
     }
 }
 
-/// Packs vertices as `layout` lays them out, `stride` bytes each.
-pub fn pack(layout: &Layout, stride: usize, verts: &[Vertex]) -> Vec<u8> {
-    let mut out = vec![0u8; stride * verts.len()];
-    for (v, dst) in verts.iter().zip(out.chunks_exact_mut(stride.max(1))) {
-        for e in &layout.elems {
-            let o = e.offset as usize;
-            let floats: [f32; 4] = match e.sem {
-                Sem::Position => [v.position[0], v.position[1], v.position[2], 1.0],
-                Sem::Normal => [v.normal[0], v.normal[1], v.normal[2], 0.0],
-                Sem::Tangent => v.tangent,
-                Sem::Uv(k) => {
-                    let u = v.uvs.get(k as usize).copied().unwrap_or_default();
-                    [u[0], u[1], 0.0, 0.0]
-                }
-                Sem::Weights => v.weights,
-                Sem::Color(k) => {
-                    let c = v.colors.get(k as usize).copied().unwrap_or_default();
-                    c.map(|x| x as f32 / 255.0)
-                }
-                Sem::Indices => v.joints.map(|x| x as f32),
-                Sem::Wind => [v.wind, 0.0, 0.0, 0.0],
-                Sem::Other | Sem::Unexplained => [0.0; 4],
-            };
-            let mut bytes: Vec<u8> = Vec::new();
-            match e.kind {
-                Kind::F32(n) => floats.iter().take(n as usize).for_each(|f| bytes.extend_from_slice(&f.to_le_bytes())),
-                Kind::Half4 => floats.iter().for_each(|f| bytes.extend_from_slice(&to_half(*f).to_le_bytes())),
-                Kind::Short2 => floats.iter().take(2).for_each(|f| bytes.extend_from_slice(&(*f as i16).to_le_bytes())),
-                Kind::U8(n) => floats.iter().take(n as usize).for_each(|f| bytes.push(*f as u8)),
-                Kind::Unorm8(n) => floats.iter().take(n as usize).for_each(|f| bytes.push((f * 255.0).round() as u8)),
-                Kind::Color => floats.iter().for_each(|f| bytes.push((f * 255.0).round() as u8)),
-                Kind::Raw(_) => {}
-            }
-            if let Some(d) = dst.get_mut(o..o + bytes.len()) {
-                d.copy_from_slice(&bytes);
-            }
+/// What vertex `v` holds for a field of meaning `sem`, as up to four floats.
+fn floats_of(v: &Vertex, sem: Sem) -> [f32; 4] {
+    match sem {
+        Sem::Position => [v.position[0], v.position[1], v.position[2], 1.0],
+        Sem::Normal => [v.normal[0], v.normal[1], v.normal[2], 0.0],
+        Sem::Tangent => v.tangent,
+        Sem::Uv(k) => {
+            let u = v.uvs.get(k as usize).copied().unwrap_or_default();
+            [u[0], u[1], 0.0, 0.0]
         }
+        Sem::Weights => v.weights,
+        Sem::Color(k) => v.colors.get(k as usize).copied().unwrap_or_default().map(|x| x as f32 / 255.0),
+        Sem::Indices => v.joints.map(|x| x as f32),
+        Sem::Wind => [v.wind, 0.0, 0.0, 0.0],
+        Sem::Other | Sem::Unexplained => [0.0; 4],
     }
-    out
+}
+
+/// The vertices as `layout` stores them, one column per field; the fields `layout` leaves
+/// out of a stride write as zeros.
+pub fn columns(layout: &Layout, verts: &[Vertex]) -> Vec<Column> {
+    layout
+        .elems
+        .iter()
+        .map(|e| {
+            let mut values = match e.kind {
+                Kind::F32(_) => Values::F32(Vec::new()),
+                Kind::Half4 => Values::F16(Vec::new()),
+                Kind::Short2 => Values::I16(Vec::new()),
+                _ => Values::U8(Vec::new()),
+            };
+            for v in verts {
+                field_values(e.kind, floats_of(v, e.sem), &mut values);
+            }
+            Column { offset: e.offset, per: e.kind.per(), values }
+        })
+        .collect()
 }
 
 /// A `Ply` under construction, chunk by chunk in file order.
@@ -124,18 +122,17 @@ impl Builder {
 
     /// A `VERT` of `verts` laid out as `layout` (already fitted to `stride`).
     pub fn vert(self, layout: &Layout, stride: u16, flags: u16, verts: &[Vertex]) -> Self {
-        let data = pack(layout, stride as usize, verts);
-        self.chunk(Chunk::Vert { count: verts.len() as u32, size: stride, flags, data: Buf::Owned(data) })
+        let data = Buf::Values(columns(layout, verts));
+        self.chunk(Chunk::Vert { count: verts.len() as u32, size: stride, flags, data })
     }
 
     pub fn indx(self, idx: &[u16]) -> Self {
-        let data = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
-        self.chunk(Chunk::Indices { wide: false, data: Buf::Owned(data) })
+        let data = Buf::Values(idx.iter().map(|&i| i as u32).collect());
+        self.chunk(Chunk::Indices { wide: false, data })
     }
 
     pub fn ind4(self, idx: &[u32]) -> Self {
-        let data = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
-        self.chunk(Chunk::Indices { wide: true, data: Buf::Owned(data) })
+        self.chunk(Chunk::Indices { wide: true, data: Buf::Values(idx.to_vec()) })
     }
 
     pub fn build(&self) -> Result<Vec<u8>> {

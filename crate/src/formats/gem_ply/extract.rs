@@ -4,8 +4,8 @@
 
 use super::subs::{lossy, subs_of, Sub};
 use super::vertex::{Kind, Layout, Sem, VElem};
-use super::{Chunk, Name, Parsed, Places, Ply};
-use crate::document::{Basis, Check, Decode};
+use super::{Buf, Chunk, Column, Name, Parsed, Places, Ply};
+use crate::model::{Basis, Check, Decode};
 use crate::error::Error;
 use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
@@ -95,10 +95,44 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     vertex_checks(&mut d, &lod, &places, &v);
     guessed_counts(&mut d, &ply, &places, v.count);
     facts(&mut d, &v, &ix, &subs, skin);
+    let columns = v.layout.columns(v.data, v.stride);
+    let mut ply = ply;
+    into_values(&mut ply, bytes, columns, ix.values.clone());
     lod.indices = ix.values;
     d.mesh = Mesh { lods: vec![lod] };
     d.details = Details::GemPly(ply);
     d
+}
+
+/// Replaces the buffers' file ranges by their decoded values, which the writer encodes:
+/// the first VERT by the layout's columns, any later VERT (which nothing describes) and
+/// a first VERT whose layout does not tile its vertices as one column of bytes.
+fn into_values(ply: &mut Ply, bytes: &[u8], first_columns: Option<Vec<Column>>, first_indices: Vec<u32>) {
+    let (mut columns, mut indices) = (first_columns, Some(first_indices));
+    for c in &mut ply.chunks {
+        match c {
+            Chunk::Vert { size, data, .. } => {
+                let raw = data.file_bytes(bytes).unwrap_or(&[]);
+                let cols =
+                    columns.take().unwrap_or_else(|| vec![Kind::Raw(*size as u32).column(0, raw, *size as usize)]);
+                *data = Buf::Values(cols);
+            }
+            Chunk::Indices { wide, data } => {
+                let raw = data.file_bytes(bytes).unwrap_or(&[]);
+                let v = indices.take().unwrap_or_else(|| index_values(raw, *wide));
+                *data = Buf::Values(v);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn index_values(data: &[u8], wide: bool) -> Vec<u32> {
+    if wide {
+        data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    } else {
+        data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
+    }
 }
 
 /// The layout of the first submesh, checked against the others, fitted to `vertex_size`,
@@ -164,11 +198,7 @@ fn indices(d: &mut Decode, ply: &Ply, places: &Places, bytes: &[u8], vcount: usi
     let present = ply.indices(bytes).is_some();
     let (wide, data) = ply.indices(bytes).unwrap_or((false, &[]));
     let (at, path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
-    let values: Vec<u32> = if wide {
-        data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-    } else {
-        data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
-    };
+    let values = index_values(data, wide);
     let ix = Indices { values, wide, at, path, present };
     let bad = ix.values.iter().filter(|&&v| v as usize >= vcount).count();
     if let Some(i) = ix.values.iter().position(|&v| v as usize >= vcount) {

@@ -25,26 +25,8 @@ pub fn i16s(b: &[u8]) -> String {
     format!("{v:?}")
 }
 
-/// IEEE half to f32, for HALF4 elements.
-pub fn half(h: u16) -> f32 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let man = (h & 0x3ff) as f32;
-    sign * match exp {
-        0 => man * 2f32.powi(-24),
-        31 => {
-            if man == 0.0 {
-                f32::INFINITY
-            } else {
-                f32::NAN
-            }
-        }
-        e => (1.0 + man / 1024.0) * 2f32.powi(e - 15),
-    }
-}
-
 pub fn halfs(b: &[u8]) -> String {
-    let v: Vec<f32> = b.chunks_exact(2).map(|c| half(u16::from_le_bytes([c[0], c[1]]))).collect();
+    let v: Vec<f32> = b.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32()).collect();
     show_floats(&v)
 }
 

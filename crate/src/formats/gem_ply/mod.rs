@@ -16,9 +16,9 @@ mod subs;
 pub mod vertex;
 mod writer;
 
-pub use writer::{write, write_with};
+pub use writer::write;
 
-use crate::document::Decode;
+use crate::model::Decode;
 use crate::error::Error;
 use crate::formats::Details;
 use crate::read::Reader;
@@ -134,49 +134,73 @@ pub struct SubmAs2 {
     pub material: Name,
 }
 
-/// A large buffer (vertices, indices): bytes the builder made, or a range of the decoded
-/// file, so decoding does not copy the buffers; the writer takes the file to read them back.
+/// A large buffer (vertices, indices): a range of the file while the chunk loop runs (the
+/// vertex layout is known only after it, and the cheap pass copies nothing), then the
+/// decoded values, which are what the writer encodes.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Buf {
-    Owned(Vec<u8>),
+pub enum Buf<T> {
     File { start: usize, len: usize },
+    Values(T),
 }
 
-impl Buf {
+impl<T> Buf<T> {
+    /// The range's bytes out of `file` (`None` for values, or a range not in `file`).
+    pub fn file_bytes<'a>(&self, file: &'a [u8]) -> Option<&'a [u8]> {
+        match self {
+            Buf::File { start, len } => file.get(*start..start.checked_add(*len)?),
+            Buf::Values(_) => None,
+        }
+    }
+}
+
+/// One field of every vertex, as decoded values: `per` values per vertex, `offset` bytes
+/// into it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub offset: u32,
+    pub per: usize,
+    pub values: Values,
+}
+
+/// A column's values in the type they are stored as (bytes for every 8-bit kind and for
+/// bytes no format explains).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    F32(Vec<f32>),
+    F16(Vec<half::f16>),
+    I16(Vec<i16>),
+    U8(Vec<u8>),
+}
+
+impl Values {
     pub fn len(&self) -> usize {
         match self {
-            Buf::Owned(v) => v.len(),
-            Buf::File { len, .. } => *len,
+            Values::F32(v) => v.len(),
+            Values::F16(v) => v.len(),
+            Values::I16(v) => v.len(),
+            Values::U8(v) => v.len(),
         }
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// The bytes, out of `file` for a file range (empty if the range is not in `file`).
-    pub fn get<'a>(&'a self, file: &'a [u8]) -> Option<&'a [u8]> {
-        match self {
-            Buf::Owned(v) => Some(v),
-            Buf::File { start, len } => file.get(*start..start.checked_add(*len)?),
-        }
-    }
 }
 
 /// One chunk, with what its writer needs to put the same bytes back.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chunk {
-    /// `INDX` (u16) or `IND4` (u32, `wide`); `data` is the raw little-endian index array.
+    /// `INDX` (u16) or `IND4` (u32, `wide`).
     Indices {
         wide: bool,
-        data: Buf,
+        data: Buf<Vec<u32>>,
     },
-    /// `VERT`: `data` is `count * size` raw bytes.
+    /// `VERT`: `count` as stored; `data` holds the whole vertices there, field by field.
     Vert {
         count: u32,
         size: u16,
         flags: u16,
-        data: Buf,
+        data: Buf<Vec<Column>>,
     },
     /// `BAS2`: polygons center, axis x, axis y; texture center, axis x, axis y.
     Bas2 {
@@ -245,10 +269,12 @@ impl Ply {
         self.chunks.iter().map(Chunk::id).collect()
     }
 
-    /// The first `VERT`: (count, size, flags, data); `file` is the decoded file.
-    pub fn vert<'a>(&'a self, file: &'a [u8]) -> Option<(u32, u16, u16, &'a [u8])> {
+    /// The first `VERT` while its vertices are a range of `file`: (count, size, flags, bytes).
+    pub fn vert<'a>(&self, file: &'a [u8]) -> Option<(u32, u16, u16, &'a [u8])> {
         self.chunks.iter().find_map(|c| match c {
-            Chunk::Vert { count, size, flags, data } => Some((*count, *size, *flags, data.get(file).unwrap_or(&[]))),
+            Chunk::Vert { count, size, flags, data } => {
+                Some((*count, *size, *flags, data.file_bytes(file).unwrap_or(&[])))
+            }
             _ => None,
         })
     }
@@ -258,10 +284,10 @@ impl Ply {
         self.vert(&[]).map(|(c, s, f, _)| (c, s, f))
     }
 
-    /// The first index chunk: (wide, raw data); `file` is the decoded file.
-    pub fn indices<'a>(&'a self, file: &'a [u8]) -> Option<(bool, &'a [u8])> {
+    /// The first index chunk while its indices are a range of `file`: (wide, bytes).
+    pub fn indices<'a>(&self, file: &'a [u8]) -> Option<(bool, &'a [u8])> {
         self.chunks.iter().find_map(|c| match c {
-            Chunk::Indices { wide, data } => Some((*wide, data.get(file).unwrap_or(&[]))),
+            Chunk::Indices { wide, data } => Some((*wide, data.file_bytes(file).unwrap_or(&[]))),
             _ => None,
         })
     }
@@ -270,7 +296,8 @@ impl Ply {
         self.chunks
             .iter()
             .find_map(|c| match c {
-                Chunk::Indices { wide, data } => Some(data.len() / if *wide { 4 } else { 2 }),
+                Chunk::Indices { data: Buf::Values(v), .. } => Some(v.len()),
+                Chunk::Indices { wide, data: Buf::File { len, .. } } => Some(len / if *wide { 4 } else { 2 }),
                 _ => None,
             })
             .unwrap_or(0)

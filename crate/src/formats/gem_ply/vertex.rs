@@ -3,7 +3,7 @@
 
 use super::format as fmt;
 use super::submesh::{TYPE_NAMES, USAGE_NAMES};
-use super::{Element, VENDOR};
+use super::{Column, Element, Values, VENDOR};
 use crate::span::{Confidence, Elem, Region};
 
 /// What a vertex field means for the mesh.
@@ -71,6 +71,36 @@ impl Kind {
         }
     }
 
+    /// Values of this kind per vertex.
+    pub fn per(self) -> usize {
+        match self {
+            Kind::F32(n) | Kind::U8(n) | Kind::Unorm8(n) => n as usize,
+            Kind::Color | Kind::Half4 => 4,
+            Kind::Short2 => 2,
+            Kind::Raw(n) => n as usize,
+        }
+    }
+
+    /// This field, `offset` bytes into each vertex of `data` (`stride` bytes each), in every
+    /// vertex, as the values it is stored as. The field must lie inside the stride.
+    pub fn column(self, offset: u32, data: &[u8], stride: usize) -> Column {
+        let (o, len) = (offset as usize, self.len() as usize);
+        let fields = data.chunks_exact(stride.max(1)).map(|v| v.get(o..o + len).unwrap_or(&[]));
+        let values = match self {
+            Kind::F32(_) => Values::F32(
+                fields.flat_map(|b| b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect(),
+            ),
+            Kind::Half4 => Values::F16(
+                fields.flat_map(|b| b.chunks_exact(2).map(|c| half::f16::from_le_bytes([c[0], c[1]]))).collect(),
+            ),
+            Kind::Short2 => {
+                Values::I16(fields.flat_map(|b| b.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]))).collect())
+            }
+            _ => Values::U8(fields.flatten().copied().collect()),
+        };
+        Column { offset, per: self.per(), values }
+    }
+
     /// How far a value stored as this kind can lie from the value it was made from, at
     /// magnitude `x`: one f32 step, half an f16 step, one step of an integer or UNORM8.
     pub fn step(self, x: f32) -> f32 {
@@ -110,7 +140,7 @@ impl Kind {
             }
             Kind::Half4 => {
                 for c in b.chunks_exact(2).take(4) {
-                    out[n] = fmt::half(u16::from_le_bytes([c[0], c[1]]));
+                    out[n] = half::f16::from_le_bytes([c[0], c[1]]).to_f32();
                     n += 1;
                 }
             }
@@ -408,6 +438,19 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 })
                 .collect(),
         }
+    }
+
+    /// Every field as a column of values, when the fields tile the vertex (each starts where
+    /// the last ended and the last ends at `stride`, as `fit` leaves them); else `None`.
+    pub fn columns(&self, data: &[u8], stride: usize) -> Option<Vec<Column>> {
+        let mut at = 0u32;
+        for e in &self.elems {
+            if e.offset != at {
+                return None;
+            }
+            at += e.kind.len();
+        }
+        (at as usize == stride).then(|| self.elems.iter().map(|e| e.kind.column(e.offset, data, stride)).collect())
     }
 
     /// Field names in order, for the summary.

@@ -1,6 +1,7 @@
-//! Encodes a `Ply` back to bytes, chunk by chunk in its order: the inverse of the readers.
+//! Encodes a `Ply` back to bytes, chunk by chunk in its order, from the decoded values: the
+//! inverse of the readers, so a rewrite that gives the file back shows the decode lost nothing.
 
-use super::{Chunk, Element, MeshChunk, Ply};
+use super::{Buf, Chunk, Column, Element, MeshChunk, Ply, Values};
 use crate::error::{Error, Result};
 
 struct W(Vec<u8>);
@@ -78,37 +79,79 @@ fn mesh(w: &mut W, m: &MeshChunk) -> Result<()> {
     Ok(())
 }
 
-/// Writes a `Ply` whose buffers are all its own (built ones).
-pub fn write(ply: &Ply) -> Result<Vec<u8>> {
-    write_with(ply, &[])
+/// The vertices from their columns: each vertex is `size` bytes, each column's values go
+/// to its offset in it (bytes no column holds are zero, as a builder leaves padding).
+fn vertices(w: &mut W, count: u32, size: u16, columns: &[Column]) -> Result<()> {
+    let stride = size as usize;
+    let n = columns.first().map_or(0, |c| c.values.len() / c.per.max(1));
+    let stored = if stride == 0 { 0 } else { count as usize };
+    if n != stored || columns.iter().any(|c| c.values.len() != n * c.per) {
+        let msg = format!("the columns hold {n} vertices, the count says {count}: a file cut short writes no VERT");
+        return Err(Error::bad_value(w.0.len() as u64, "VERT.vertices", msg));
+    }
+    let start = w.0.len();
+    w.0.resize(start + n * stride, 0);
+    for c in columns {
+        let width = match &c.values {
+            Values::F32(_) => 4,
+            Values::F16(_) | Values::I16(_) => 2,
+            Values::U8(_) => 1,
+        };
+        if c.offset as usize + c.per * width > stride {
+            return Err(Error::bad_value(start as u64, "VERT.vertices", "a column runs past vertex_size"));
+        }
+        for i in 0..n {
+            let at = start + i * stride + c.offset as usize;
+            let dst = &mut w.0[at..at + c.per * width];
+            let (a, b) = (i * c.per, (i + 1) * c.per);
+            match &c.values {
+                Values::F32(v) => {
+                    v[a..b].iter().zip(dst.chunks_exact_mut(4)).for_each(|(x, d)| d.copy_from_slice(&x.to_le_bytes()))
+                }
+                Values::F16(v) => {
+                    v[a..b].iter().zip(dst.chunks_exact_mut(2)).for_each(|(x, d)| d.copy_from_slice(&x.to_le_bytes()))
+                }
+                Values::I16(v) => {
+                    v[a..b].iter().zip(dst.chunks_exact_mut(2)).for_each(|(x, d)| d.copy_from_slice(&x.to_le_bytes()))
+                }
+                Values::U8(v) => dst.copy_from_slice(&v[a..b]),
+            }
+        }
+    }
+    Ok(())
 }
 
-/// Writes a `Ply`; buffers that are ranges of the decoded file are read from `file`.
-pub fn write_with(ply: &Ply, file: &[u8]) -> Result<Vec<u8>> {
-    let mut w = W(Vec::with_capacity(file.len()));
-    fn buf<'a>(b: &'a super::Buf, file: &'a [u8], at: usize, what: &str) -> Result<&'a [u8]> {
-        b.get(file)
-            .ok_or_else(|| Error::bad_value(at as u64, what, "the buffer is a range of a file that was not given"))
-    }
+/// Writes a `Ply` from its values. Buffers still ranges of a file (a `Ply` from the chunk
+/// loop alone, before the decode filled them) are refused: nothing is copied.
+pub fn write(ply: &Ply) -> Result<Vec<u8>> {
+    let mut w = W(Vec::new());
+    let undecoded = |at: usize, what: &str| {
+        Error::bad_value(at as u64, what, "not decoded: the values are still a range of the file")
+    };
     w.b(ply.magic.fourcc());
     for c in &ply.chunks {
         w.b(c.id().as_bytes());
         match c {
             Chunk::Indices { wide, data } => {
-                let n = data.len() / if *wide { 4 } else { 2 };
-                w.count(n, "index_count")?;
-                let d = buf(data, file, w.0.len(), "indices")?;
-                w.b(d);
+                let Buf::Values(v) = data else { return Err(undecoded(w.0.len(), "indices")) };
+                w.count(v.len(), "index_count")?;
+                for &i in v {
+                    if *wide {
+                        w.u32(i);
+                    } else {
+                        let i = u16::try_from(i).map_err(|_| {
+                            Error::limit(w.0.len() as u64, "INDX.indices", "an INDX index fits 16 bits")
+                        })?;
+                        w.u16(i);
+                    }
+                }
             }
             Chunk::Vert { count, size, flags, data } => {
-                if *count as u64 * *size as u64 != data.len() as u64 {
-                    return Err(Error::bad_value(w.0.len() as u64, "VERT.vertices", "data is not count x size bytes"));
-                }
+                let Buf::Values(cols) = data else { return Err(undecoded(w.0.len(), "VERT.vertices")) };
                 w.u32(*count);
                 w.u16(*size);
                 w.u16(*flags);
-                let d = buf(data, file, w.0.len(), "VERT.vertices")?;
-                w.b(d);
+                vertices(&mut w, *count, *size, cols)?;
             }
             Chunk::Bas2 { polygons, texture } => {
                 for v in polygons.iter().chain(texture) {
