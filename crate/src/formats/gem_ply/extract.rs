@@ -5,10 +5,10 @@
 use super::subs::{lossy, subs_of, Sub};
 use super::vertex::{Kind, Layout, Sem, VElem};
 use super::{Buf, Chunk, Column, Name, Parsed, Places, Ply};
-use crate::model::{Basis, Check, Decode};
 use crate::error::Error;
 use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
+use crate::model::{Basis, Check, Decode};
 use crate::span::Confidence;
 
 /// A check against the description, stored and measured equal.

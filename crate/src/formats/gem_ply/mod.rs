@@ -18,9 +18,9 @@ mod writer;
 
 pub use writer::write;
 
-use crate::model::Decode;
 use crate::error::Error;
 use crate::formats::Details;
+use crate::model::Decode;
 use crate::read::Reader;
 use crate::span::{Confidence, Fields};
 
