@@ -43,14 +43,14 @@ fn meshes(i: u32) -> u32 {
     1 + i % 3
 }
 fn mesh_flags(i: u32) -> u32 {
-    if i % 5 == 0 {
+    if i.is_multiple_of(5) {
         0x5
     } else {
         0x4
     }
 }
 fn vert_flags(i: u32) -> u16 {
-    if i % 7 == 0 {
+    if i.is_multiple_of(7) {
         0x3
     } else {
         0x7
@@ -125,7 +125,7 @@ fn sections(i: u32, k: u32) -> u32 {
     1 + (i + k) % 2
 }
 fn byte_7d(i: u32) -> u8 {
-    if i % 8 == 0 {
+    if i.is_multiple_of(8) {
         5
     } else {
         3

@@ -28,7 +28,7 @@ fn fixed_spans(doc: &Document) -> HashSet<(String, u64, u64)> {
 /// every 61st, so the test stays quick in debug builds.
 fn truncated(name: &str, bytes: &[u8], len: usize, full: &HashSet<(String, u64, u64)>, chunk_starts: &[u64]) {
     let cut = &bytes[..len];
-    if len % 61 == 0 {
+    if len.is_multiple_of(61) {
         let doc = meshscope::open(name, cut.to_vec());
         let _ = doc.summary();
         let _ = doc.spans_in(0, len as u64);

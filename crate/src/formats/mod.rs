@@ -40,7 +40,7 @@ pub enum Details {
     #[default]
     None,
     GemPly(gem_ply::Ply),
-    MeshSet(frostbite::MeshSetDetails),
+    MeshSet(Box<frostbite::MeshSetDetails>),
 }
 
 /// What a format gives the rest of the crate. Only `format`, `detect` and `decode` are

@@ -6,7 +6,6 @@ use super::element_format;
 use super::measures::{ratio, RATIO_TOLERANCE};
 use super::{placement, MeshSetDetails};
 use crate::djb2_xor;
-use crate::mesh::Mesh;
 use crate::model::{Basis, Check, Decode};
 
 fn check(
@@ -368,7 +367,7 @@ fn bounds_within(stored: ([f32; 3], [f32; 3]), measured: ([f32; 3], [f32; 3]), f
 }
 
 /// Stored bounds, area and texel density against the decoded geometry, where it is decoded.
-pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails, mesh: &Mesh) {
+pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails) {
     c.retain(|x| !x.name.starts_with("measured "));
     let mut all: Option<([f32; 3], [f32; 3])> = None;
     let mut formats = Vec::new();
@@ -454,5 +453,4 @@ pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails, mesh: &Mes
             )
         });
     }
-    let _ = mesh;
 }

@@ -49,7 +49,7 @@ fn show_u32(b: &[u8]) -> String {
 }
 
 /// The mesh LOD with no geometry yet: sections from the records alone.
-pub fn skeleton(l: &Lod, li: usize) -> mesh::Lod {
+pub fn skeleton(l: &Lod) -> mesh::Lod {
     let mut out = mesh::Lod { name: l.name.clone(), ..Default::default() };
     let mut istart = 0u32;
     let mut vstart = 0u32;
@@ -69,7 +69,6 @@ pub fn skeleton(l: &Lod, li: usize) -> mesh::Lod {
         istart = istart.saturating_add(ic);
         vstart = vstart.saturating_add(s.vertex_count);
     }
-    let _ = li;
     out
 }
 
@@ -78,19 +77,18 @@ pub fn passes_of(l: &Lod, k: usize) -> Vec<String> {
     (0..5).filter(|&p| l.lists[p].iter().any(|&x| x as usize == k)).map(|p| PASSES[p].to_string()).collect()
 }
 
-/// Decodes LOD `li`'s geometry from `data`, whose byte 0 is the vertex buffer's start.
+/// Decodes a LOD's geometry from `data`, whose byte 0 is the vertex buffer's start.
 /// Spans go under `prefix` (`lod[i]` in a chunk, `trailing.lod[i]` inline). Errors of one
 /// section are pushed and the section left without geometry; the others still decode.
 pub fn decode_lod(
     f: &mut Fields,
     errors: &mut Vec<Error>,
     l: &Lod,
-    li: usize,
     data: &Reader,
     prefix: &str,
     file: u32,
 ) -> (mesh::Lod, Vec<Measured>) {
-    let mut out = skeleton(l, li);
+    let mut out = skeleton(l);
     let w = want(l);
     // Room for every vertex up front (bounded by the bytes there are), so the arrays do not
     // grow by copying.

@@ -274,10 +274,10 @@ pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode
     if checks {
         checks::records(&mut d, &m);
         checks::layout(&mut d.checks, &m);
-        checks::measures(&mut d.checks, &m, &d.mesh);
+        checks::measures(&mut d.checks, &m);
         super::facts(&mut d.facts, &m);
     }
-    d.details = crate::formats::Details::MeshSet(m);
+    d.details = crate::formats::Details::MeshSet(Box::new(m));
     d
 }
 
@@ -286,11 +286,8 @@ pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode
 fn inline(d: &mut Decode, m: &mut MeshSetDetails, file: &Reader, checks: bool) {
     let mut trailing_at = m.placement.as_ref().map_or(file.len(), |p| p.trailing_at);
     // Only what a person reads needs the records' LODs where the geometry is in a chunk.
-    d.mesh.lods = if checks {
-        m.lods.iter().enumerate().map(|(i, l)| chunk::skeleton(l, i)).collect()
-    } else {
-        vec![Default::default(); m.lods.len()]
-    };
+    d.mesh.lods =
+        if checks { m.lods.iter().map(chunk::skeleton).collect() } else { vec![Default::default(); m.lods.len()] };
     m.measures = vec![Vec::new(); m.lods.len()];
     m.chunk_found = vec![false; m.lods.len()];
     let errors_before = d.errors.len();
@@ -299,7 +296,7 @@ fn inline(d: &mut Decode, m: &mut MeshSetDetails, file: &Reader, checks: bool) {
             let data = file.from(trailing_at.min(file.len())).unwrap_or(Reader::new(&[]));
             let data = if data.is_empty() { Reader::with_base(&[], file.len() as u64) } else { data };
             let (lod, measured) =
-                chunk::decode_lod(&mut d.fields, &mut d.errors, l, i, &data, &format!("trailing.lod[{i}]"), 0);
+                chunk::decode_lod(&mut d.fields, &mut d.errors, l, &data, &format!("trailing.lod[{i}]"), 0);
             d.mesh.lods[i] = lod;
             m.measures[i] = measured;
             m.chunk_found[i] = true;

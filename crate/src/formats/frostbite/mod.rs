@@ -172,8 +172,7 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
     let mut d = Decode::default();
     d.checks.extend(guid_check.clone());
     let data = Reader::new(&bytes);
-    let (mut lod, measured) =
-        chunk::decode_lod(&mut d.fields, &mut d.errors, l, li, &data, &format!("lod[{li}]"), file);
+    let (mut lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, &data, &format!("lod[{li}]"), file);
     stored::fill(&mut lod, &m.header, l, li);
     d.facts.push(("LOD".into(), li.to_string()));
     d.facts.push(("chunk GUID".into(), guid::text(&l.chunk)));
@@ -187,7 +186,7 @@ pub fn attach_to(doc: &mut Document, li: usize, name: &str, bytes: Vec<u8>) -> R
         *x = lod;
     }
     if let Details::MeshSet(m) = &doc.details {
-        checks::measures(&mut doc.checks, m, &doc.mesh);
+        checks::measures(&mut doc.checks, m);
     }
     if let Some(c) = guid_check {
         doc.checks.retain(|x| x.name != c.name);
@@ -265,7 +264,7 @@ fn redecode(doc: &mut Document, meta: [u32; 4]) {
         }
     }
     if let Details::MeshSet(m) = &doc.details {
-        checks::measures(&mut doc.checks, m, &doc.mesh);
+        checks::measures(&mut doc.checks, m);
     }
 }
 

@@ -32,7 +32,7 @@ pub(super) fn vertex_arrays(layout: &Layout, vdata: &[u8], stride: usize, double
     let idx = has(Sem::Indices);
     let field = |v: &[u8], e: &VElem, out: &mut [f32; 4]| -> usize {
         let o = e.offset as usize;
-        match v.get(o..o + e.kind.len() as usize) {
+        match v.get(o..o + e.kind.size() as usize) {
             Some(b) => e.kind.values(b, out),
             None => 0,
         }
@@ -44,9 +44,8 @@ pub(super) fn vertex_arrays(layout: &Layout, vdata: &[u8], stride: usize, double
             lod.normals.reserve(n * 3);
         }
         lod.uvs = vec![Vec::with_capacity(n * 2); uv_elems.len()];
-        let mut t = [0f32; 4];
         for v in vdata.chunks_exact(stride) {
-            t = [0.0; 4];
+            let mut t = [0f32; 4];
             if let Some(e) = &pos {
                 field(v, e, &mut t);
             }
@@ -93,6 +92,5 @@ pub(super) fn vertex_arrays(layout: &Layout, vdata: &[u8], stride: usize, double
                 }
             }
         }
-        let _ = t;
     }
 }

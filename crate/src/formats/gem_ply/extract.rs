@@ -469,7 +469,7 @@ fn vertex_checks(d: &mut Decode, lod: &Lod, places: &Places, v: &Verts) {
         d.checks.push(tangent_tail_check(lod, t, v.at));
     }
     if let Some(u) = v.layout.elems.iter().find(|e| e.sem == Sem::Unexplained) {
-        let (o, l) = (u.offset as usize, u.kind.len() as usize);
+        let (o, l) = (u.offset as usize, u.kind.size() as usize);
         let zero =
             v.data.chunks_exact(v.stride.max(1)).all(|x| x.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
         d.facts.push((
@@ -505,7 +505,7 @@ fn size_check(v: &Verts) -> Check {
         .elems
         .iter()
         .filter(|e| e.offset >= v.format_size)
-        .map(|e| format!("{} ({} bytes)", e.name, e.kind.len()))
+        .map(|e| format!("{} ({} bytes)", e.name, e.kind.size()))
         .collect();
     let measured = if tail.is_empty() {
         format!("{} bytes from the format", v.format_size)

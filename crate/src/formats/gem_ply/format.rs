@@ -42,7 +42,7 @@ pub fn rgba(b: &[u8]) -> String {
 
 /// A tail of unexplained bytes: hex, and as floats when they come in fours.
 pub fn tail(b: &[u8]) -> String {
-    if b.len() % 4 == 0 {
+    if b.len().is_multiple_of(4) {
         format!("{} = f32 {}", show_hex(b), f32s(b))
     } else {
         show_hex(b)

@@ -139,8 +139,7 @@ fn bone_map(f: &mut Fields, r: &mut Reader, path: &str, size_name: &str) -> Resu
 
 pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk> {
     let f = &mut p.fields;
-    let mut m = MeshChunk::default();
-    m.fvf = f.read(r, format!("{path}.fvf"), P, VENDOR)?;
+    let mut m = MeshChunk { fvf: f.read(r, format!("{path}.fvf"), P, VENDOR)?, ..Default::default() };
     if let Some(s) = f.spans.last_mut() {
         s.ty = "u32 flags".into();
         s.value = fvf_names(m.fvf).into();
@@ -212,6 +211,9 @@ fn faces<T: FieldType>(f: &mut Fields, subs: &mut Vec<SubPlace>, r: &mut Reader,
     Ok((start, count))
 }
 
+/// A submesh's vertex elements and its tags (tag index, tag chunk id).
+type ElementsAndTags = (Vec<Element>, Vec<(u8, u32)>);
+
 /// The SBM1 element and tag lists, each ended by 0xFF; the AS2 SUBM stores the same.
 fn elements_and_tags(
     f: &mut Fields,
@@ -219,7 +221,7 @@ fn elements_and_tags(
     path: &str,
     conf: Confidence,
     note: &'static str,
-) -> Result<(Vec<Element>, Vec<(u8, u32)>)> {
+) -> Result<ElementsAndTags> {
     let mut elements = Vec::new();
     while let Some((ep, tu)) =
         list_lead(f, r, path, "vertex_elements", elements.len(), "type_usage", type_usage_name, conf, note)?
@@ -250,8 +252,8 @@ pub fn read_sbm1(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Sbm1> {
 
 pub fn read_subm_gem3(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmGem3> {
     let f = &mut p.fields;
-    let mut s = SubmGem3::default();
-    s.vertex_format = f.read(r, format!("{path}.vertex_format"), P, VENDOR)?;
+    let mut s =
+        SubmGem3 { vertex_format: f.read(r, format!("{path}.vertex_format"), P, VENDOR)?, ..Default::default() };
     if let Some(sp) = f.spans.last_mut() {
         sp.ty = "u16 flags".into();
         sp.value = vertex_format_names(s.vertex_format).into();

@@ -35,7 +35,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn len(self) -> u32 {
+    /// The element's size in bytes.
+    pub fn size(self) -> u32 {
         match self {
             Kind::F32(n) => 4 * n as u32,
             Kind::U8(n) | Kind::Unorm8(n) => n as u32,
@@ -84,7 +85,7 @@ impl Kind {
     /// This field, `offset` bytes into each vertex of `data` (`stride` bytes each), in every
     /// vertex, as the values it is stored as. The field must lie inside the stride.
     pub fn column(self, offset: u32, data: &[u8], stride: usize) -> Column {
-        let (o, len) = (offset as usize, self.len() as usize);
+        let (o, len) = (offset as usize, self.size() as usize);
         let fields = data.chunks_exact(stride.max(1)).map(|v| v.get(o..o + len).unwrap_or(&[]));
         let values = match self {
             Kind::F32(_) => Values::F32(
@@ -198,7 +199,7 @@ pub const TANGENT_TAIL: &str = "observed: the 16 bytes bump-mapped vertices carr
 impl Layout {
     /// Bytes the fields take: they are laid out back to back, so the last one ends it.
     pub fn size(&self) -> u32 {
-        self.elems.last().map(|e| e.offset.saturating_add(e.kind.len())).unwrap_or(0)
+        self.elems.last().map(|e| e.offset.saturating_add(e.kind.size())).unwrap_or(0)
     }
 
     fn push(&mut self, name: &str, kind: Kind, sem: Sem, confidence: Confidence, note: &str) {
@@ -390,7 +391,7 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
         let size = self.size();
         let mut problem = None;
         if size > stride {
-            self.elems.retain(|e| e.offset + e.kind.len() <= stride);
+            self.elems.retain(|e| e.offset + e.kind.size() <= stride);
             problem = Some(format!("the submesh format needs {size} bytes per vertex, vertex_size is {stride}"));
         }
         let mut at = self.size();
@@ -429,7 +430,7 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                 .iter()
                 .map(|e| Elem {
                     offset: e.offset as u64,
-                    len: e.kind.len() as u64,
+                    len: e.kind.size() as u64,
                     name: e.name.clone(),
                     ty: e.kind.ty().into(),
                     confidence: e.confidence,
@@ -448,7 +449,7 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
             if e.offset != at {
                 return None;
             }
-            at += e.kind.len();
+            at += e.kind.size();
         }
         (at as usize == stride).then(|| self.elems.iter().map(|e| e.kind.column(e.offset, data, stride)).collect())
     }
@@ -465,7 +466,7 @@ mod tests {
     use super::*;
 
     fn shape(l: &Layout) -> Vec<(&str, u32, u32)> {
-        l.elems.iter().map(|e| (e.name.as_str(), e.offset, e.kind.len())).collect()
+        l.elems.iter().map(|e| (e.name.as_str(), e.offset, e.kind.size())).collect()
     }
 
     #[test]
