@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { start, openPage, OUT } from './browser.mjs';
+import { needsSamples, gemPlyNames, gemPlyPath } from './samples.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -158,12 +159,10 @@ test('an unreachable or missing #src= says so, and nothing is lost', async () =>
   await page.close();
 });
 
-test('a census row becomes an annotation, and the annotation shows its census', async () => {
-  const { readdirSync } = await import('node:fs');
-  const { SAMPLES } = await import('./browser.mjs');
+test('a census row becomes an annotation, and the annotation shows its census', { skip: needsSamples() }, async () => {
+  const samples = gemPlyNames().map(gemPlyPath);
   const page = await openPage(env);
   await page.click('#census-button');
-  const samples = readdirSync(`${SAMPLES}gem-ply`).filter((f) => f.endsWith('.ply')).map((f) => `${SAMPLES}gem-ply/${f}`);
   await page.setInputFiles('#census-files', samples);
   await page.waitForFunction(() => /entries/.test(document.querySelector('#census-status')?.textContent ?? ''), null, { timeout: 60000 });
   const entry = await page.evaluate(() => import('./web/census.js').then((m) => m.censusReport().entries

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT = fileURLToPath(new URL('./out/', import.meta.url));
-export const SAMPLES = fileURLToPath(new URL('../../shared/samples/', import.meta.url));
+export { SAMPLES } from './samples.mjs';
 mkdirSync(OUT, { recursive: true });
 
 export const CHROMIUM_ARGS = [
@@ -55,4 +55,14 @@ export async function dropFiles(page, files) {
     return dt;
   }, files);
   await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+}
+
+/** Resolves once an image with a broken source, added now, has reported its error: any image
+ * the page made before it has by then reported its own, so its onerror would have run. */
+export async function imageErrorsReported(page) {
+  await page.evaluate(() => new Promise((done) => {
+    const probe = new Image();
+    probe.onerror = done;
+    probe.src = 'x';
+  }));
 }

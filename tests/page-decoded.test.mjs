@@ -7,20 +7,22 @@
 // length 0x19 @0x34, then 25 characters), VERT @0x4e, INDX @0xda.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { start, openPage, OUT, SAMPLES } from './browser.mjs';
+import { start, openPage, OUT, imageErrorsReported } from './browser.mjs';
+import { needsSamples, gemPly } from './samples.mjs';
 
-const SMALL = readFileSync(`${SAMPLES}gem-ply/enumerator_background1.ply`);
 let env;
-let decoded = false;
-before(async () => {
-  env = await start();
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+const skip = needsSamples();
+let small;
+/** enumerator_background1.ply's bytes (read when a test first needs them). */
+const SMALL = () => (small ??= gemPly('enumerator_background1.ply'));
+
+test('the built-in sample decodes as a GEM .ply', async () => {
   const page = await openPage(env);
-  decoded = (await page.evaluate(() => window.meshscope.state.docs[0].summary.format)) === 'gem-ply';
+  assert.equal(await page.evaluate(() => window.meshscope.state.docs[0].summary.format), 'gem-ply');
   await page.close();
 });
-after(async () => { await env?.close(); });
-const needsDecoder = () => (decoded ? false : 'the GEM .ply decoder is not on this branch yet');
 
 async function choose(page, name, buffer) {
   const before = await page.locator('#tabs [role=tab]').count();
@@ -31,10 +33,9 @@ async function choose(page, name, buffer) {
 
 const conf = (page, o) => page.locator(`#hex [data-offset="${o}"]`).getAttribute('data-confidence');
 
-test('a real sample: colors at known offsets agree with the spans, and the tooltip names a known field', async (t) => {
-  if (needsDecoder()) return t.skip(needsDecoder());
+test('a real sample: colors at known offsets agree with the spans, and the tooltip names a known field', { skip }, async () => {
   const page = await openPage(env);
-  await choose(page, 'enumerator_background1.ply', SMALL);
+  await choose(page, 'enumerator_background1.ply', SMALL());
   // The magic is the vendor's own description: Proven (DESIGN.md, Confidence).
   assert.equal(await conf(page, 0), 'proven');
   assert.notEqual(await conf(page, 0x2c), 'uncovered', 'face_count is decoded');
@@ -67,10 +68,9 @@ test('a real sample: colors at known offsets agree with the spans, and the toolt
   await page.close();
 });
 
-test('clicking a byte selects its field in the hex view and the tree; clicking a tree node selects its bytes', async (t) => {
-  if (needsDecoder()) return t.skip(needsDecoder());
+test('clicking a byte selects its field in the hex view and the tree; clicking a tree node selects its bytes', { skip }, async () => {
   const page = await openPage(env);
-  await choose(page, 'enumerator_background1.ply', SMALL);
+  await choose(page, 'enumerator_background1.ply', SMALL());
   const selected = () => page.evaluate(() => [...document.querySelectorAll('#hex [aria-selected=true]')].map((c) => Number(c.dataset.offset)).sort((a, b) => a - b));
   await page.click('#hex [data-offset="45"]');
   await page.waitForFunction(() => document.querySelector('#tree [aria-selected=true]'));
@@ -94,10 +94,9 @@ test('clicking a byte selects its field in the hex view and the tree; clicking a
   await page.close();
 });
 
-test('a truncated file opens: spans before the error are shown and the error links to its bytes', async (t) => {
-  if (needsDecoder()) return t.skip(needsDecoder());
+test('a truncated file opens: spans before the error are shown and the error links to its bytes', { skip }, async () => {
   const page = await openPage(env);
-  const cut = SMALL.subarray(0, 0x70); // in the middle of the VERT data
+  const cut = SMALL().subarray(0, 0x70); // in the middle of the VERT data
   await choose(page, 'truncated.ply', cut);
   await page.waitForSelector('#errors:not([hidden]) .error');
   const text = await page.locator('#errors .error').first().textContent();
@@ -113,14 +112,13 @@ test('a truncated file opens: spans before the error are shown and the error lin
   await page.close();
 });
 
-test('a material name that is HTML is shown as text and runs nothing', async (t) => {
-  if (needsDecoder()) return t.skip(needsDecoder());
+test('a material name that is HTML is shown as text and runs nothing', { skip }, async () => {
   const page = await openPage(env);
   let dialogs = 0;
   page.on('dialog', (d) => { dialogs++; d.dismiss(); });
   const evil = '<img src=x onerror=alert(1)>';
   // The same file with the material name (u8 length @0x34, 25 bytes) replaced.
-  const bytes = Buffer.concat([SMALL.subarray(0, 0x34), Buffer.from([evil.length]), Buffer.from(evil), SMALL.subarray(0x34 + 1 + 25)]);
+  const bytes = Buffer.concat([SMALL().subarray(0, 0x34), Buffer.from([evil.length]), Buffer.from(evil), SMALL().subarray(0x34 + 1 + 25)]);
   await choose(page, 'evil.ply', bytes);
   await page.click('#hex [data-offset="60"]');
   await page.waitForFunction(() => /material_name\.text$/.test(document.querySelector('#tree [aria-selected=true]')?.dataset.path ?? ''));
@@ -130,23 +128,22 @@ test('a material name that is HTML is shown as text and runs nothing', async (t)
   await page.waitForFunction(() => document.querySelector('#tooltip:not([hidden])')?.dataset.offset === '60');
   assert.ok((await page.locator('#tooltip').textContent()).includes(evil));
   assert.equal(await page.locator('img').count(), 0);
-  await page.waitForTimeout(300);
+  await imageErrorsReported(page);
   assert.equal(dialogs, 0);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
-test('the tree is lazy: 100,000 vertices are one node until opened, then buckets of 1,000', async (t) => {
-  if (needsDecoder()) return t.skip(needsDecoder());
+test('the tree is lazy: 100,000 vertices are one node until opened, then buckets of 1,000', { skip }, async () => {
   const page = await openPage(env);
   // enumerator_background1.ply with its VERT chunk (count @0x52, 4 x 32 bytes @0x5a) tiled
   // to 100,000 vertices; the indices still name vertices 0..3.
   const n = 100000;
-  const head = Buffer.from(SMALL.subarray(0, 0x5a));
+  const head = Buffer.from(SMALL().subarray(0, 0x5a));
   head.writeInt32LE(n, 0x52);
-  const tile = SMALL.subarray(0x5a, 0xda);
+  const tile = SMALL().subarray(0x5a, 0xda);
   const body = Buffer.concat(Array.from({ length: n / 4 }, () => tile));
-  await choose(page, 'many.ply', Buffer.concat([head, body, SMALL.subarray(0xda)]));
+  await choose(page, 'many.ply', Buffer.concat([head, body, SMALL().subarray(0xda)]));
   const vertices = page.locator('#tree [role=treeitem][data-path="VERT.vertices"]');
   await vertices.waitFor();
   const items = () => page.locator('#tree [role=treeitem]').count();
@@ -173,8 +170,7 @@ test('the tree is lazy: 100,000 vertices are one node until opened, then buckets
   await page.close();
 });
 
-test('a .ply opens structure first: its rows come before its mesh, which follows with its checks', async (t) => {
-  if (needsDecoder()) return t.skip(needsDecoder());
+test('a .ply opens structure first: its rows come before its mesh, which follows with its checks', { skip }, async () => {
   const page = await openPage(env);
   await page.evaluate(() => {
     // What the document is when the page asks for the rest of it.
@@ -187,7 +183,7 @@ test('a .ply opens structure first: its rows come before its mesh, which follows
       return complete(handle, ...rest);
     };
   });
-  const big = readFileSync(`${SAMPLES}gem-ply/map_4v4_long.ply`);
+  const big = gemPly('map_4v4_long.ply');
   await choose(page, 'map_4v4_long.ply', big);
   await page.waitForFunction(() => window.meshscope.state.docs.at(-1).summary.pending === false);
   const doc = await page.evaluate(() => {
@@ -207,20 +203,19 @@ test('a .ply opens structure first: its rows come before its mesh, which follows
 
 /** enumerator_background1.ply with its VERT chunk tiled to about `bytes` (as the page benchmark makes it). */
 function tiledPly(bytes) {
-  const v = SMALL.indexOf('VERT');
-  const count = SMALL.readInt32LE(v + 4);
-  const stride = SMALL.readUInt16LE(v + 8);
-  const body = SMALL.subarray(v + 12, v + 12 + count * stride);
-  const n = Math.floor((bytes - SMALL.length) / stride);
-  const head = Buffer.from(SMALL.subarray(0, v + 12));
+  const v = SMALL().indexOf('VERT');
+  const count = SMALL().readInt32LE(v + 4);
+  const stride = SMALL().readUInt16LE(v + 8);
+  const body = SMALL().subarray(v + 12, v + 12 + count * stride);
+  const n = Math.floor((bytes - SMALL().length) / stride);
+  const head = Buffer.from(SMALL().subarray(0, v + 12));
   head.writeInt32LE(n, head.length - 8);
   const tiles = Buffer.concat(Array(Math.ceil((n * stride) / body.length)).fill(body)).subarray(0, n * stride);
-  return Buffer.concat([head, tiles, SMALL.subarray(v + 12 + count * stride)]);
+  return Buffer.concat([head, tiles, SMALL().subarray(v + 12 + count * stride)]);
 }
 
 for (const [name, make, first] of [['tiled.ply', () => tiledPly(12 << 20), 'proven'], ['raw.bin', () => Buffer.alloc(12 << 20, 0x5a), 'uncovered']]) {
-test(`a big file (${name}): its first rows are colored from the first bytes read, as the whole decode colors them`, async (t) => {
-  if (needsDecoder()) return t.skip(needsDecoder());
+test(`a big file (${name}): its first rows are colored from the first bytes read, as the whole decode colors them`, { skip: name === 'raw.bin' ? false : skip }, async () => {
   const page = await openPage(env);
   await page.evaluate(() => {
     // What the hex view shows right after it paints the rows decoded from the first bytes alone.

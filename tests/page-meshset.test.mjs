@@ -23,6 +23,15 @@ async function activeSummary(page) {
   });
 }
 
+// The built-in MeshSet (crate/src/sample.rs): one LOD of a cube (24 vertices, 6 faces of two
+// triangles) and a 4 x 4 grid (25 vertices, two triangles a cell), u16 indices. The builder's
+// chunk holds stream 0 (position, 3 x f32) then stream 1 (frame 4 bytes, UV0 2 x f16) per
+// vertex, zero-padded to 16 bytes, then the indices. Every byte but the padding is a field.
+const SAMPLE = { vertices: 24 + 25, triangles: [12, 4 * 4 * 2] };
+const VERTEX_BYTES = SAMPLE.vertices * (12 + 8);
+const PADDING = Math.ceil(VERTEX_BYTES / 16) * 16 - VERTEX_BYTES;
+const INDEX_BYTES = (SAMPLE.triangles[0] + SAMPLE.triangles[1]) * 3 * 2;
+
 test('a MeshSet dropped with its chunk: the chunk attaches by GUID and its bytes are decoded', async () => {
   const page = await openPage(env);
   const files = await sampleFiles(page);
@@ -33,15 +42,17 @@ test('a MeshSet dropped with its chunk: the chunk attaches by GUID and its bytes
   assert.equal(await page.locator('#tabs [role=tab].child').textContent(), files[1].name, 'the chunk follows its MeshSet');
   const chunk = await activeSummary(page);
   assert.equal(chunk.format, 'frostbite-chunk');
-  assert.equal(chunk.coverage.uncovered < chunk.size / 2, true, 'attached, the chunk bytes get spans per stream and index');
+  assert.equal(chunk.size, VERTEX_BYTES + PADDING + INDEX_BYTES);
+  assert.equal(chunk.coverage.uncovered, PADDING, 'attached, every chunk byte but the padding gets a span');
   const level = await page.locator('#hex .b[data-offset="0"]').getAttribute('data-confidence');
   assert.notEqual(level, 'uncovered');
   await page.locator('#tabs [role=tab]', { hasText: files[0].name }).click();
   const set = await activeSummary(page);
   assert.equal(set.format, 'frostbite-meshset');
   assert.deepEqual(set.attached, [files[1].name]);
-  assert.equal(set.mesh[0].sections.length, 2);
-  assert.ok(set.mesh[0].triangles > 0, 'the LOD has its geometry from the chunk');
+  assert.deepEqual(set.mesh[0].sections.map((s) => s.triangles), SAMPLE.triangles);
+  assert.equal(set.mesh[0].triangles, SAMPLE.triangles[0] + SAMPLE.triangles[1], 'the LOD has its geometry from the chunk');
+  assert.equal(set.mesh[0].vertices, SAMPLE.vertices);
   await page.screenshot({ path: `${OUT}page-meshset.png` });
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -61,6 +72,6 @@ test('a chunk opened on its own can be attached to a MeshSet by hand', async () 
   await page.locator('#attach-wrap select').selectOption({ label: `${files[0].name}, LOD 0` });
   await page.waitForFunction((n) => document.querySelector('#tabs [role=tab].child')?.textContent === n, renamed.name);
   const after = await activeSummary(page);
-  assert.ok(after.coverage.uncovered < after.size / 2, 'attached, its bytes are decoded');
+  assert.equal(after.coverage.uncovered, PADDING, 'attached, its bytes are decoded');
   await page.close();
 });

@@ -3,7 +3,7 @@
 // Tests that need decoded spans are in page-decoded.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, OUT } from './browser.mjs';
+import { start, openPage, OUT, imageErrorsReported } from './browser.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -171,7 +171,7 @@ test('strings from files are text: a file named like an HTML tag runs nothing', 
   assert.equal(await page.locator('#tabs [aria-selected=true]').textContent(), evil);
   assert.equal(await page.locator('#summary dd').first().textContent(), evil);
   assert.equal(await page.locator('img').count(), 0, 'no element was made from the name');
-  await page.waitForTimeout(200);
+  await imageErrorsReported(page);
   assert.equal(dialogs, 0);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   assert.match(csp, /script-src 'self'/);
@@ -217,7 +217,8 @@ test('an empty file opens without errors and the keys do nothing', async () => {
   await page.waitForFunction(() => document.querySelector('#tabs [aria-selected=true]')?.textContent === 'empty.bin');
   await page.focus('#hex');
   for (const k of ['ArrowRight', 'PageDown', 'End', 'Enter']) await page.keyboard.press(k);
-  await page.waitForTimeout(200); // Enter would ask the worker for a field: give it time to answer
+  // Enter would ask the worker for a field: a call made after it is answered after it.
+  await page.evaluate(() => window.meshscope.docs.span_at(window.meshscope.state.active, 0));
   assert.equal(await page.locator('#hex [data-offset]').count(), 0);
   assert.equal(await page.evaluate(() => window.meshscope.state.selection), null);
   assert.deepEqual(page.errors, []);

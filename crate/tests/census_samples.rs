@@ -1,24 +1,12 @@
 //! The real `.ply` samples censused together: the counts the census gives are compared with
 //! counts this test reads from the files' bytes itself (the VERT chunk's vertex_count and
-//! vertex_size, the magic, the file sizes). Skipped until the `.ply` decoder detects them.
+//! vertex_size, the magic, the file sizes). Skipped when the samples folder is missing.
+
+mod common;
 
 use meshscope::census::report::{EntryReport, Shown};
 use meshscope::census::Census;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-fn samples() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/gem-ply");
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .expect("the shared samples")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ply"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
 
 /// vertex_count and vertex_size after the first `VERT` FourCC (spec: VERT, int32, uint16).
 fn vert(b: &[u8]) -> (u64, u64) {
@@ -42,11 +30,12 @@ fn tally<T: ToString>(xs: impl Iterator<Item = T>) -> BTreeMap<String, u64> {
 
 #[test]
 fn the_samples_censused_together_match_counts_read_from_the_bytes() {
-    let files = samples();
+    let Some(files) = common::gem_ply_samples() else { return };
     assert_eq!(files.len(), 6);
-    if meshscope::open("probe.ply", files[0].1.clone()).format != meshscope::Format::GemPly {
-        eprintln!("skipped: the .ply decoder has not landed");
-        return;
+    for (name, bytes) in &files {
+        let doc = meshscope::open(name, bytes.clone());
+        assert_eq!(doc.format, meshscope::Format::GemPly, "{name} opens as a .ply");
+        assert!(doc.errors.is_empty(), "{name}: {:?}", doc.errors);
     }
     let mut c = Census::new();
     for (name, bytes) in &files {

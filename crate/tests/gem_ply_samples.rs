@@ -2,14 +2,14 @@
 //! errors, leaves no byte uncovered, writes back byte-identical, and carries what the
 //! shared README's table and the bytes themselves say it holds.
 
+mod common;
+
 use meshscope::formats::Details;
 use meshscope::{Confidence, Document};
-use std::path::PathBuf;
 
-fn sample(name: &str) -> Document {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/gem-ply").join(name);
-    let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    meshscope::open(name, bytes)
+/// The sample decoded; `None` when the samples folder is missing (the test then skips).
+fn sample(name: &str) -> Option<Document> {
+    common::gem_ply_bytes(name).map(|bytes| meshscope::open(name, bytes))
 }
 
 /// (file, magic, chunks, vertices, stride, indices), from shared/README.md's table.
@@ -25,7 +25,7 @@ const TABLE: [(&str, &str, &str, usize, u16, usize); 6] = [
 #[test]
 fn samples_decode_fully_and_match_the_table() {
     for (file, magic, chunks, nv, stride, ni) in TABLE {
-        let doc = sample(file);
+        let Some(doc) = sample(file) else { return };
         assert_eq!(doc.format, meshscope::Format::GemPly, "{file}");
         assert!(doc.errors.is_empty(), "{file}: {:?}", doc.errors);
         assert_eq!(doc.coverage().uncovered, 0, "{file}");
@@ -50,7 +50,7 @@ fn samples_decode_fully_and_match_the_table() {
 fn samples_roundtrip_byte_identical() {
     use meshscope::formats::gem_ply::{write, Buf, Chunk, Values};
     for (file, ..) in TABLE {
-        let doc = sample(file);
+        let Some(doc) = sample(file) else { return };
         let Details::GemPly(p) = &doc.details else { panic!("{file}: no details") };
         // The writer takes no file: every buffer is decoded values, encoded again.
         for c in &p.chunks {
@@ -86,7 +86,7 @@ fn span(doc: &Document, path: &str) -> meshscope::Span {
 
 #[test]
 fn skinned_sample_resolves_bones_through_the_bone_map() {
-    let doc = sample("gun2.ply");
+    let Some(doc) = sample("gun2.ply") else { return };
     let lod = &doc.mesh.lods[0];
     // SKIN holds one bone, "gun"; joint 0 is the mesh's own transform.
     assert_eq!(lod.bone_names, ["(mesh transform)", "gun"]);
@@ -112,7 +112,7 @@ fn skinned_sample_resolves_bones_through_the_bone_map() {
 #[test]
 fn colors_follow_the_full_color_flag() {
     // enumerator1: VERT flags 7 (full color), colors ff ff ff cc.
-    let doc = sample("enumerator1.ply");
+    let Some(doc) = sample("enumerator1.ply") else { return };
     let lod = &doc.mesh.lods[0];
     assert_eq!(&lod.colors[..4], &[1.0, 1.0, 1.0, 0xcc as f32 / 255.0]);
     assert_eq!(lod.sections.len(), 3);
@@ -120,14 +120,14 @@ fn colors_follow_the_full_color_flag() {
     // Each MESH holds two faces; section 1 starts at index 6.
     assert_eq!((lod.sections[1].index_start, lod.sections[1].index_count), (6, 6));
     // map: VERT flags 0, colors 7f 7f 7f ff: doubled after loading (rgb).
-    let doc = sample("map_4v4_long.ply");
+    let Some(doc) = sample("map_4v4_long.ply") else { return };
     let lod = &doc.mesh.lods[0];
     assert_eq!(&lod.colors[..4], &[254.0 / 255.0, 254.0 / 255.0, 254.0 / 255.0, 1.0]);
 }
 
 #[test]
 fn landscape_submesh_follows_the_file_not_the_description() {
-    let doc = sample("map_4v4_long.ply");
+    let Some(doc) = sample("map_4v4_long.ply") else { return };
     // Elements are 3 bytes each: FLOAT3 POSITION at 0x24, then NORMAL at 0x27.
     let e = span(&doc, "SUBM[0].vertex_elements[1].type_usage");
     assert_eq!((e.start, e.confidence), (0x27, Confidence::Observed));
@@ -147,19 +147,19 @@ fn landscape_submesh_follows_the_file_not_the_description() {
 
 #[test]
 fn mirrored_sample_marks_its_sections() {
-    let doc = sample("ger1.ply");
+    let Some(doc) = sample("ger1.ply") else { return };
     assert!(doc.mesh.lods[0].sections.iter().all(|s| s.mirrored));
-    let doc = sample("enumerator_background1.ply");
+    let Some(doc) = sample("enumerator_background1.ply") else { return };
     assert!(doc.mesh.lods[0].sections.iter().all(|s| !s.mirrored));
     // ger1's MESH flags 0x445 include two-sided.
-    let doc = sample("ger1.ply");
+    let Some(doc) = sample("ger1.ply") else { return };
     assert!(doc.mesh.lods[0].sections[0].two_sided);
 }
 
 #[test]
 fn the_structure_first_then_the_mesh_gives_the_whole_decode() {
     for (name, ..) in TABLE {
-        let whole = sample(name);
+        let Some(whole) = sample(name) else { break };
         let mut quick = meshscope::open_structure(name, whole.bytes.clone());
         assert!(quick.pending, "{name}: a .ply opens structure first");
         assert!(quick.mesh.lods.is_empty(), "{name}: no mesh before complete");
