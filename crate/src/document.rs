@@ -78,12 +78,14 @@ pub struct Summary {
 pub struct ErrorInfo {
     pub offset: u64,
     pub path: String,
+    /// `truncated`, `bad_value`, `limit_exceeded` or `unsupported` (the serde tag of `ErrorKind`).
+    pub kind: &'static str,
     pub message: String,
 }
 
 impl From<&Error> for ErrorInfo {
     fn from(e: &Error) -> Self {
-        ErrorInfo { offset: e.offset, path: e.path.clone(), message: e.message() }
+        ErrorInfo { offset: e.offset, path: e.path.clone(), kind: e.kind_name(), message: e.message() }
     }
 }
 

@@ -53,6 +53,16 @@ impl Error {
         self
     }
 
+    /// The kind's name, as `inspect --json` gives it in `errors[].kind`.
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            ErrorKind::Truncated { .. } => "truncated",
+            ErrorKind::BadValue { .. } => "bad_value",
+            ErrorKind::LimitExceeded { .. } => "limit_exceeded",
+            ErrorKind::Unsupported { .. } => "unsupported",
+        }
+    }
+
     /// The message without the place, as the page shows it next to the place.
     pub fn message(&self) -> String {
         match &self.kind {

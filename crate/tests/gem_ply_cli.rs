@@ -11,10 +11,15 @@ fn sample(name: &str) -> String {
     common::samples_dir().join("gem-ply").join(name).to_string_lossy().into_owned()
 }
 
-fn run(args: &[&str]) -> String {
+/// Runs the tool, checks its exit code and returns its stdout.
+fn run_code(args: &[&str], code: i32) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_meshscope")).args(args).output().expect("runs");
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn run(args: &[&str]) -> String {
+    run_code(args, 0)
 }
 
 #[test]
@@ -90,19 +95,20 @@ fn roundtrip_reports_identical_per_file() {
         assert_eq!(l["file"], f.as_str());
         assert_eq!(l["identical"], true, "{l}");
     }
-    // A damaged file (an index past the vertices) still writes back what it read.
+    // A damaged file (an index past the vertices) still writes back what it read; its decode
+    // error makes the exit code 1.
     let dir = std::env::temp_dir().join(format!("meshscope-gem-rt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut b = std::fs::read(sample("enumerator_background1.ply")).unwrap();
     b[0xe6] = 9;
     let p = dir.join("bad.ply");
     std::fs::write(&p, &b).unwrap();
-    let out = run(&["roundtrip", p.to_str().unwrap()]);
+    let out = run_code(&["roundtrip", p.to_str().unwrap()], 1);
     let v: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["identical"], true);
     // Cut in the middle of the VERT chunk: the chunk loop stops, so the rewrite is shorter.
     std::fs::write(&p, &b[..0x70]).unwrap();
-    let out = run(&["roundtrip", p.to_str().unwrap()]);
+    let out = run_code(&["roundtrip", p.to_str().unwrap()], 1);
     let v: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["identical"], false);
     std::fs::remove_dir_all(&dir).ok();

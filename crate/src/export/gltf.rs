@@ -4,14 +4,16 @@
 //! format stores no names).
 //!
 //! Axes and values (see docs/viewer.md): positions are written exactly as decoded, with no
-//! change of axes or handedness. What glTF requires and a decoder may not give is made valid
+//! change of axes or handedness in the vertex data; a Z-up mesh (GEM) gets a root node that
+//! rotates +Z onto glTF's +Y. What glTF requires and a decoder may not give is made valid
 //! and is the only change: non-finite floats become 0, normals and tangents are normalized
 //! (a zero vector becomes +Z / +X), the tangent's w becomes its sign (+1 or -1), colors are
 //! clamped to 0..1, weights are normalized (a vertex without weight goes fully to joint 0),
 //! triangles naming a vertex that does not exist are dropped, and mirrored sections have their
 //! winding flipped (what the engine does when it draws them with negative scaling).
 
-use crate::mesh::{Lod, Mesh, Section};
+use super::{section_triangles, sections_of, Up, NOTHING_DRAWABLE};
+use crate::mesh::{Lod, Mesh};
 use std::fmt::Write;
 
 const FLOAT: u32 = 5126;
@@ -162,24 +164,6 @@ fn bone_names(lod: &Lod) -> Vec<String> {
     }
 }
 
-/// The triangles of a section that name real vertices, winding flipped when mirrored.
-fn section_triangles(lod: &Lod, s: &Section) -> Vec<u32> {
-    let n = lod.vertex_count() as u32;
-    let start = (s.index_start as usize).min(lod.indices.len());
-    let end = start.saturating_add(s.index_count as usize).min(lod.indices.len());
-    let mut out = Vec::new();
-    for t in lod.indices.get(start..end).unwrap_or(&[]).chunks_exact(3) {
-        if t.iter().all(|&i| i < n) {
-            if s.mirrored {
-                out.extend_from_slice(&[t[0], t[2], t[1]])
-            } else {
-                out.extend_from_slice(t)
-            }
-        }
-    }
-    out
-}
-
 /// Material index per section name and two-sidedness.
 #[derive(Default)]
 struct Materials {
@@ -210,8 +194,19 @@ impl Materials {
     }
 }
 
-/// Writes every decoded LOD as a `.glb`. Errors when nothing drawable was decoded.
+/// The root node's rotation that stands a Z-up mesh up in glTF's Y-up: -90 degrees about X
+/// (x, y, z) -> (x, z, -y), as the quaternion (x, y, z, w).
+const Z_UP_TO_Y_UP: [f64; 4] = [-std::f64::consts::FRAC_1_SQRT_2, 0.0, 0.0, std::f64::consts::FRAC_1_SQRT_2];
+
+/// Writes every decoded LOD as a `.glb`, positions Y-up as decoded. Errors when nothing
+/// drawable was decoded.
 pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
+    write_glb_up(mesh, source, Up::Y)
+}
+
+/// Writes every decoded LOD as a `.glb`. With `Up::Z` each scene's root is a node that turns
+/// +Z up; the vertex values are the same either way.
+pub fn write_glb_up(mesh: &Mesh, source: &str, up: Up) -> Result<Vec<u8>, String> {
     let mut b = Builder::default();
     let mut mats = Materials::default();
     let mut meshes = Vec::new();
@@ -223,13 +218,7 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
         if n == 0 {
             continue;
         }
-        let whole;
-        let sections: &[Section] = if lod.sections.is_empty() {
-            whole = [Section { name: lod.name.clone(), index_count: lod.indices.len() as u32, ..Default::default() }];
-            &whole
-        } else {
-            &lod.sections
-        };
+        let sections = sections_of(lod);
         let tris: Vec<(usize, Vec<u32>)> = sections
             .iter()
             .enumerate()
@@ -309,11 +298,27 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
             scene_nodes.push(nodes.len());
             nodes.push(node);
         }
+        if up == Up::Z {
+            // The rotation goes on a parent of the mesh node and of the skeleton: a skinned
+            // mesh follows its joints, which are under the skeleton.
+            let (children, kept): (Vec<usize>, Vec<usize>) =
+                scene_nodes.iter().partition(|&&i| !(skinned && i == scene_nodes[0]));
+            let list: Vec<String> = children.iter().map(|i| i.to_string()).collect();
+            let q: Vec<String> = Z_UP_TO_Y_UP.iter().map(|x| x.to_string()).collect();
+            nodes.push(format!(
+                "{{\"name\":{},\"rotation\":[{}],\"children\":[{}]}}",
+                json_string(&format!("{lod_name} Z-up to Y-up")),
+                q.join(","),
+                list.join(",")
+            ));
+            scene_nodes = kept;
+            scene_nodes.push(nodes.len() - 1);
+        }
         let nodes_list: Vec<String> = scene_nodes.iter().map(|i| i.to_string()).collect();
         scenes.push(format!("{{\"name\":{},\"nodes\":[{}]}}", json_string(&lod_name), nodes_list.join(",")));
     }
     if meshes.is_empty() {
-        return Err("no drawable mesh decoded (no LOD has vertices and valid triangles)".into());
+        return Err(NOTHING_DRAWABLE.into());
     }
     while !b.bin.len().is_multiple_of(4) {
         b.bin.push(0);

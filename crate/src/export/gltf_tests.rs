@@ -254,3 +254,70 @@ fn synthetic_exports_for_the_validator() {
         }
     }
 }
+
+/// Applies the unit quaternion `q` (x, y, z, w) to `v`.
+fn rotate(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
+    let (u, w) = ([q[0], q[1], q[2]], q[3]);
+    let cross =
+        |a: [f64; 3], b: [f64; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    // v + 2w (u x v) + 2 u x (u x v)
+    let t = cross(u, v);
+    let t2 = cross(u, t);
+    [0, 1, 2].map(|k| v[k] + 2.0 * w * t[k] + 2.0 * t2[k])
+}
+
+#[test]
+fn a_z_up_mesh_gets_a_root_rotation_and_keeps_its_vertex_values() {
+    let mesh = Mesh { lods: vec![quad()] };
+    let (y_json, y_bin) = parse_glb(&write_glb(&mesh, "q").unwrap());
+    let (z_json, z_bin) = parse_glb(&write_glb_up(&mesh, "q", Up::Z).unwrap());
+    assert_eq!(y_bin, z_bin, "the binary arrays are the same bytes");
+    assert_eq!(y_json["accessors"], z_json["accessors"]);
+    assert!(y_json["nodes"].as_array().unwrap().iter().all(|n| n.get("rotation").is_none()), "Y-up: no rotation");
+    // Z-up: the scene's one root is a rotation whose child is the mesh node.
+    let roots = z_json["scenes"][0]["nodes"].as_array().unwrap();
+    assert_eq!(roots.len(), 1);
+    let root = &z_json["nodes"][roots[0].as_u64().unwrap() as usize];
+    let child = root["children"][0].as_u64().unwrap() as usize;
+    assert_eq!(z_json["nodes"][child]["mesh"], 0);
+    let q: Vec<f64> = root["rotation"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    let q = [q[0], q[1], q[2], q[3]];
+    // The file's +Z becomes glTF's +Y, +Y becomes -Z and X stays: upright, right-handed.
+    let close = |a: [f64; 3], b: [f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+    assert!(close(rotate(q, [0.0, 0.0, 1.0]), [0.0, 1.0, 0.0]), "{:?}", rotate(q, [0.0, 0.0, 1.0]));
+    assert!(close(rotate(q, [0.0, 1.0, 0.0]), [0.0, 0.0, -1.0]));
+    assert!(close(rotate(q, [1.0, 0.0, 0.0]), [1.0, 0.0, 0.0]));
+}
+
+#[test]
+fn a_z_up_skinned_mesh_turns_with_its_skeleton() {
+    let mut lod = quad();
+    lod.bone_names = vec!["root".into()];
+    lod.joints = vec![0; 16];
+    lod.weights = [1.0, 0.0, 0.0, 0.0].repeat(4);
+    let (json, _) = parse_glb(&write_glb_up(&Mesh { lods: vec![lod] }, "s", Up::Z).unwrap());
+    let nodes = json["nodes"].as_array().unwrap();
+    let roots: Vec<usize> =
+        json["scenes"][0]["nodes"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as usize).collect();
+    // The skinned mesh node stays a root (glTF ignores its parents); the skeleton is under
+    // the rotation, so the joints, and with them the skinned vertices, turn.
+    assert_eq!(roots.len(), 2);
+    assert_eq!(nodes[roots[0]]["skin"], 0);
+    let rot = &nodes[roots[1]];
+    assert!(rot.get("rotation").is_some());
+    let skeleton = json["skins"][0]["skeleton"].as_u64().unwrap();
+    assert_eq!(rot["children"], serde_json::json!([skeleton]));
+}
+
+#[test]
+fn a_gem_document_is_exported_z_up() {
+    let doc = crate::open("sample.ply", crate::sample::sample_ply());
+    let (json, _) = parse_glb(&crate::export::glb_of(&doc).unwrap());
+    let root = json["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
+    assert!(json["nodes"][root].get("rotation").is_some(), "GEM is Z-up");
+    let files = crate::sample::sample_meshset();
+    let mut set = crate::open(&files[0].0, files[0].1.clone());
+    set.attach(&files[1].0, files[1].1.clone()).unwrap();
+    let (json, _) = parse_glb(&crate::export::glb_of(&set).unwrap());
+    assert!(json["nodes"].as_array().unwrap().iter().all(|n| n.get("rotation").is_none()), "a MeshSet is Y-up");
+}

@@ -253,14 +253,15 @@ pub fn djb2_xor(bytes: &[u8]) -> u32 {
     crate::djb2_xor(bytes)
 }
 
-/// Every decoded LOD of a document as a glTF 2.0 binary (`export::gltf`), for "Download .glb".
+/// Every decoded LOD of a document as a glTF 2.0 binary (`export::glb_of`: Z-up formats stood
+/// upright), for "Download .glb".
 #[wasm_bindgen]
 pub fn export_glb(handle: u32) -> Result<Uint8Array, JsError> {
     with_doc(handle, |d| {
         if d.pending {
             return Err(JsError::new("the mesh is still being decoded; export it when it is shown"));
         }
-        let glb = crate::export::gltf::write_glb(&d.mesh, &d.name).map_err(|e| JsError::new(&e))?;
+        let glb = crate::export::glb_of(d).map_err(|e| JsError::new(&e))?;
         Ok(Uint8Array::from(&glb[..]))
     })
 }

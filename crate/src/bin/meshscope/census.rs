@@ -1,29 +1,52 @@
 //! `meshscope census`: what every field and unexplained byte holds across many files.
 //! Files are read, decoded, counted and dropped one at a time.
 
+use crate::{Problems, Stop};
 use meshscope::census::report::{EntryReport, Shown};
 use meshscope::census::Census;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
 
-pub const USAGE: &str = "meshscope census [--json] [--places] [--max-values N] [--threads N] FILE|DIR...";
+#[derive(clap::Args)]
+#[command(after_help = crate::EXIT_CODES)]
+pub struct Args {
+    /// One JSON object per entry (JSON Lines)
+    #[arg(long)]
+    json: bool,
+    /// With --json: where each value was seen (file, offset)
+    #[arg(long)]
+    places: bool,
+    /// Values listed per entry, most frequent first
+    #[arg(long, value_name = "N", default_value_t = meshscope::census::report::REPORT_VALUES)]
+    max_values: usize,
+    /// Threads: one counts in file order, the others read and decode [default: all cores]
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Files, and folders walked for the files under them (symlinks followed, loops not)
+    #[arg(required = true, value_name = "FILE|DIR")]
+    inputs: Vec<PathBuf>,
+}
 
-/// Files under `p` (itself when it is a file), in name order.
-fn collect(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    if p.is_dir() {
-        let mut kids: Vec<PathBuf> = std::fs::read_dir(p)
-            .map_err(|e| format!("{}: {e}", p.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        kids.sort();
-        for k in kids {
-            collect(&k, out)?;
+/// Files under `p` (itself when it is not a folder), in name order. A file that cannot be
+/// opened, or a folder that cannot be read, is reported and left out; a symlink loop is
+/// said on stderr and not followed.
+fn collect(p: &Path, out: &mut Vec<PathBuf>, problems: &mut Problems) {
+    for entry in WalkDir::new(p).follow_links(true).sort_by_file_name() {
+        match entry {
+            Ok(e) if e.file_type().is_dir() => {}
+            Ok(e) => match std::fs::File::open(e.path()) {
+                Ok(_) => out.push(e.into_path()),
+                Err(err) => problems.report(format!("{}: {err}", e.path().display())),
+            },
+            Err(err) if err.loop_ancestor().is_some() => {
+                let at = err.path().map(|p| p.display().to_string()).unwrap_or_default();
+                problems.note(format!("{at}: a symlink loop, not followed"));
+            }
+            Err(err) => problems.report(err),
         }
-    } else {
-        out.push(p.to_path_buf());
     }
-    Ok(())
 }
 
 fn shown(v: &Shown) -> Value {
@@ -77,53 +100,35 @@ pub fn entry_json(e: &EntryReport, places: bool) -> Value {
     o
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let mut json_out = false;
-    let mut places = false;
-    let mut max_values = meshscope::census::report::REPORT_VALUES;
+pub fn run(a: &Args, out: &mut impl Write, problems: &mut Problems) -> Result<(), Stop> {
     // Threads: the census counts on one, in file order, the others decode; all cores by default.
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut inputs = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--json" => json_out = true,
-            "--places" => places = true,
-            "--threads" => {
-                let v = it.next().ok_or("--threads needs a value")?;
-                threads = v.parse().map_err(|_| format!("not a number: {v}"))?;
-            }
-            "--max-values" => {
-                let v = it.next().ok_or("--max-values needs a value")?;
-                max_values = v.parse().map_err(|_| format!("not a number: {v}"))?;
-            }
-            s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown option {s}\nusage: {USAGE}")),
-            _ => inputs.push(PathBuf::from(a)),
-        }
-    }
-    if inputs.is_empty() {
-        return Err(format!("usage: {USAGE}"));
-    }
+    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut files = Vec::new();
-    for p in &inputs {
-        collect(p, &mut files)?;
+    for p in &a.inputs {
+        collect(p, &mut files, problems);
     }
     let mut c = Census::new();
-    c.add_files(files.len(), threads, |i| {
+    let loaded = c.add_files(files.len(), threads, |i| {
         let f = &files[i];
         let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
         Ok((f.to_string_lossy().into_owned(), bytes))
-    })?;
-    let r = c.report(max_values);
-    let mut out = std::io::stdout().lock();
-    let w = |out: &mut std::io::StdoutLock, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
-    if json_out {
+    });
+    if let Err(e) = loaded {
+        // A file that opened a moment ago and now cannot be read: the census stops there.
+        problems.report(format!("{e} (the census stopped at this file)"));
+    }
+    let r = c.report(a.max_values);
+    if r.files_with_errors > 0 {
+        problems.report(format!("{} files decoded with errors", r.files_with_errors));
+    }
+    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}");
+    if a.json {
         for e in &r.entries {
-            w(&mut out, entry_json(e, places).to_string())?;
+            w(&mut *out, entry_json(e, a.places).to_string())?;
         }
     } else {
         w(
-            &mut out,
+            &mut *out,
             format!(
                 "{} files ({} bytes; {} with decode errors, {} of no known format skipped), {} entries, {} relations",
                 r.files,
@@ -142,7 +147,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             let top: Vec<String> = e.values.iter().take(4).map(|v| format!("{} x{}", v.value, v.count)).collect();
             let more = if e.values.len() > 4 || e.tail.is_some() { ", ..." } else { "" };
             w(
-                &mut out,
+                &mut *out,
                 format!(
                     "{:<24} {:>7} {:<12} {:<40} {:>6} files {:>7} records {:>5} distinct{}  {}{}",
                     e.record,
@@ -159,7 +164,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             )?;
         }
         for rel in &r.relations {
-            w(&mut out, format!("relation: {} always equals {} ({} records)", rel.path, rel.equals, rel.records))?;
+            w(&mut *out, format!("relation: {} always equals {} ({} records)", rel.path, rel.equals, rel.records))?;
         }
     }
     Ok(())

@@ -1,7 +1,6 @@
 //! `meshscope diff A B`: two files compared by structure (crate/src/diff/). Exits 0 when they
 //! are the same, 1 when they differ, 2 on any other failure, as `diff` does.
 
-use clap::Parser;
 use meshscope::diff::{compare, Comparison, Difference, Options, Side};
 use meshscope::document::Document;
 use serde_json::json;
@@ -10,6 +9,7 @@ use std::path::Path;
 
 /// The arguments of `meshscope diff`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::EXIT_CODES)]
 pub struct DiffArgs {
     /// One JSON object per difference (JSON Lines).
     #[arg(long)]
@@ -26,21 +26,10 @@ pub struct DiffArgs {
     /// How many changed elements of one array are listed one by one (all are counted).
     #[arg(long, default_value_t = Options::default().listed)]
     pub listed: usize,
+    /// The first file (A)
     pub a: String,
+    /// The second file (B)
     pub b: String,
-}
-
-#[derive(Parser)]
-#[command(name = "meshscope diff")]
-struct Standalone {
-    #[command(flatten)]
-    args: DiffArgs,
-}
-
-/// Parses `meshscope diff`'s arguments (those after `diff`).
-pub fn parse(args: &[String]) -> Result<DiffArgs, String> {
-    let all = std::iter::once("meshscope diff".to_string()).chain(args.iter().cloned());
-    Standalone::try_parse_from(all).map(|s| s.args).map_err(|e| e.to_string())
 }
 
 /// A file and its geometry chunks, each a document of its own.

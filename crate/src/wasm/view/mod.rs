@@ -66,6 +66,8 @@ impl Viewer {
             .dyn_into()
             .map_err(|_| JsError::new("not a WebGL2 context"))?;
         let glow = three_d::context::Context::from_webgl2_context(gl);
+        // three-d takes the context in an Arc; the page uses it on one thread only.
+        #[allow(clippy::arc_with_non_send_sync)]
         let ctx = Context::from_gl_context(Arc::new(glow)).map_err(err)?;
         let lines = LineProgram::new(&ctx).map_err(err)?;
         Ok(Viewer {
@@ -157,7 +159,7 @@ impl Viewer {
         if let Some(cpu) = geo.overlay_mesh(&triangles, [r, g, b]) {
             self.overlays.push((layer, three_d::Mesh::new(&self.ctx, &cpu)));
             // Drawn from the highest layer down, so the selection (layer 1) ends on top.
-            self.overlays.sort_by(|a, b| b.0.cmp(&a.0));
+            self.overlays.sort_by_key(|o| std::cmp::Reverse(o.0));
         }
     }
 
