@@ -15,9 +15,25 @@ env "${WASM_ENV[@]}" CARGO_TARGET_DIR="$ROOT/target/wasm" "${WASM_CARGO[@]}" bui
   --target wasm32-unknown-unknown "${WASM_FLAGS[@]}" -p meshscope >&2
 
 WASM="$ROOT/target/wasm/wasm32-unknown-unknown/release/meshscope.wasm"
+# wasm-opt runs on rustc's output, before wasm-bindgen: Debian's binaryen 108 rewrites the
+# externref table wasm-bindgen adds into one browsers refuse. The features are rustc's.
+setup_wasm_opt
+if command -v wasm-opt >/dev/null; then
+  OPT="$ROOT/target/wasm/opt/meshscope.wasm"
+  if ! [ -f "$OPT" ] || [ "$WASM" -nt "$OPT" ]; then
+    say "wasm-opt -O3"
+    mkdir -p "$(dirname "$OPT")"
+    wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int \
+      --enable-mutable-globals --enable-multivalue --enable-reference-types "$WASM" -o "$OPT.tmp"
+    mv "$OPT.tmp" "$OPT"
+  fi
+  WASM="$OPT"
+else
+  say "no wasm-opt (Debian's binaryen): pkg/ gets the wasm unoptimized"
+fi
 if ! [ -f pkg/meshscope_bg.wasm ] || [ "$WASM" -nt pkg/meshscope_bg.wasm ]; then
   say "wasm-bindgen --target web"
-  wasm-bindgen --target web --out-dir pkg "$WASM"
+  wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir pkg "$WASM"
   touch pkg/meshscope_bg.wasm
 fi
 say "pkg/ is up to date ($(wc -c < pkg/meshscope_bg.wasm) bytes of wasm)"

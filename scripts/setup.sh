@@ -6,7 +6,10 @@
 #              and WASM_FLAGS). Prefers the active toolchain when it already has the wasm32
 #              std (a developer laptop with rustup); falls back to Debian's rustc-web with
 #              build-std (rustup cannot download the target on our machines).
+#   clippy     a clippy for the wasm32 build (WASM_CLIPPY): the active toolchain's, or Debian's
+#              rust-web-clippy, which matches rustc-web.
 #   bindgen    wasm-bindgen-cli at exactly the version in Cargo.lock.
+#   wasm-opt   Debian's binaryen, when it can be installed (the build skips it otherwise).
 #   browser    Debian's chromium, for the browser tests.
 #   node       the npm packages (playwright-core, gltf-validator).
 set -euo pipefail
@@ -59,6 +62,23 @@ setup_toolchain() {
   WASM_ENV=(RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1)
 }
 
+# WASM_CLIPPY: the command that runs clippy on the wasm32 build (after setup_toolchain).
+setup_wasm_clippy() {
+  if [ "${WASM_CARGO[0]}" = cargo ]; then
+    WASM_CLIPPY=(cargo clippy)
+    return
+  fi
+  if ! [ -x /usr/bin/cargo-clippy ]; then apt_install rust-web-clippy; fi
+  # Debian's cargo-clippy and clippy-driver, found before rustup's proxies.
+  WASM_CLIPPY=(env "PATH=/usr/bin:$PATH" /usr/bin/cargo clippy)
+}
+
+# wasm-opt from Debian's binaryen; a machine without it still builds (unoptimized wasm).
+setup_wasm_opt() {
+  command -v wasm-opt >/dev/null && return
+  apt_install binaryen || say "binaryen could not be installed: the wasm is not run through wasm-opt"
+}
+
 lock_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
 }
@@ -90,7 +110,9 @@ setup_node() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   setup_toolchain
+  setup_wasm_clippy
   setup_bindgen
+  setup_wasm_opt
   setup_browser
   setup_node
   say "ready: wasm cargo ${WASM_CARGO[*]}, wasm-bindgen $(wasm-bindgen --version), chromium at $CHROMIUM"

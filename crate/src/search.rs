@@ -1,5 +1,5 @@
 //! Finding bytes in a document, for the page's "find" box: a 512 MB file is searched in
-//! wasm rather than copied to JS.
+//! wasm rather than copied to JS, with `memchr::memmem` both ways.
 
 /// The first offset at or after `from` where `needle` occurs in `hay`, wrapping around to
 /// the start once; `None` when it does not occur (or the needle is empty).
@@ -22,24 +22,17 @@ pub fn find_back(hay: &[u8], needle: &[u8], before: usize) -> Option<usize> {
 }
 
 fn first(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let (&lead, rest) = needle.split_first()?;
-    let mut at = 0;
-    // Scanning for the first byte with `position` is what the compiler vectorises best.
-    while let Some(i) = hay.get(at..)?.iter().position(|&b| b == lead) {
-        let s = at + i;
-        if hay.get(s + 1..s + needle.len()) == Some(rest) {
-            return Some(s);
-        }
-        at = s + 1;
+    if needle.is_empty() {
+        return None;
     }
-    None
+    memchr::memmem::find(hay, needle)
 }
 
 fn last(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || needle.len() > hay.len() {
+    if needle.is_empty() {
         return None;
     }
-    (0..=hay.len() - needle.len()).rev().find(|&s| hay.get(s..s + needle.len()) == Some(needle))
+    memchr::memmem::rfind(hay, needle)
 }
 
 #[cfg(test)]
@@ -65,5 +58,23 @@ mod tests {
         assert_eq!(find_back(hay, b"XY", 3), Some(8), "wraps to the end");
         assert_eq!(find_back(hay, b"abc", 10), Some(5));
         assert_eq!(find_back(hay, b"q", 10), None);
+        assert_eq!(find_back(hay, b"", 10), None);
+        assert_eq!(find_back(hay, b"XY", 0), Some(8), "before 0 wraps to the last");
+        assert_eq!(find_back(b"a", b"aa", 1), None, "a needle longer than the file");
+    }
+
+    #[test]
+    fn every_offset_against_a_plain_scan() {
+        // Both directions from every start, compared with the definition scanned by hand.
+        let hay: Vec<u8> = (0..300u32).map(|i| (i * 7 % 5) as u8).collect();
+        for needle in [&[0u8][..], &[2, 4], &[1, 3, 0], &[4, 1, 3, 0, 2], &[9]] {
+            let at: Vec<usize> = (0..hay.len()).filter(|&s| hay[s..].starts_with(needle)).collect();
+            for from in 0..=hay.len() + 1 {
+                let want = at.iter().find(|&&s| s >= from).or(at.first()).copied();
+                assert_eq!(find(&hay, needle, from), want, "{needle:?} from {from}");
+                let want = at.iter().rev().find(|&&s| s < from).or(at.last()).copied();
+                assert_eq!(find_back(&hay, needle, from), want, "{needle:?} before {from}");
+            }
+        }
     }
 }
