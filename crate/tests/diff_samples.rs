@@ -2,28 +2,16 @@
 //! (`BNDS.min`, `BNDS.max`) and the vertex count are the ones this test reads from the bytes
 //! itself; the command line exits 0, 1 and 2 as `diff` does.
 
+mod common;
+
 use meshscope::diff::{compare, Kind, Options};
-use std::path::PathBuf;
 use std::process::Command;
 
-/// `$MESHSCOPE_SAMPLES`, else `../shared/samples` beside the repository; `None` (with one line
-/// saying so) when absent, which fails under `CI=true`.
+/// The samples as (path, bytes), sorted; `None` when the folder is missing (tests/common).
 fn samples() -> Option<Vec<(String, Vec<u8>)>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dir = std::env::var_os("MESHSCOPE_SAMPLES").map(PathBuf::from).unwrap_or(root.join("../shared/samples"));
-    let Ok(entries) = std::fs::read_dir(dir.join("gem-ply")) else {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "the samples are missing under CI");
-        eprintln!("skipped: no samples at {}", dir.display());
-        return None;
-    };
-    let mut out: Vec<(String, Vec<u8>)> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ply"))
-        .map(|p| (p.to_string_lossy().into_owned(), std::fs::read(&p).expect("readable")))
-        .collect();
-    out.sort();
-    Some(out)
+    let dir = common::samples()?.join("gem-ply");
+    let files = common::gem_ply_samples()?;
+    Some(files.into_iter().map(|(n, b)| (dir.join(n).to_string_lossy().into_owned(), b)).collect())
 }
 
 fn f32s(b: &[u8]) -> Vec<f64> {
