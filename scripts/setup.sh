@@ -11,7 +11,7 @@
 #   bindgen    wasm-bindgen-cli at exactly the version in Cargo.lock.
 #   wasm-opt   Debian's binaryen, when it can be installed (the build skips it otherwise).
 #   browser    Debian's chromium, for the browser tests.
-#   node       the npm packages (playwright-core, gltf-validator).
+#   node       the npm packages (playwright-core, gltf-validator, three for rendering exports).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -102,7 +102,8 @@ setup_browser() {
 }
 
 setup_node() {
-  if ! [ -d "$ROOT/node_modules/playwright-core" ] || ! [ -d "$ROOT/node_modules/gltf-validator" ]; then
+  if ! [ -d "$ROOT/node_modules/playwright-core" ] || ! [ -d "$ROOT/node_modules/gltf-validator" ] ||
+    ! [ -d "$ROOT/node_modules/three" ]; then
     say "npm install"
     (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error >&2)
   fi

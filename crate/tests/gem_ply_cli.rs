@@ -62,8 +62,9 @@ fn export_obj_writes_positions_normals_uvs_and_a_group_per_submesh() {
     let y = f32::from_le_bytes([0xac, 0xff, 0x81, 0xbf]);
     let z = f32::from_le_bytes([0x0c, 0x2d, 0x23, 0xc0]);
     assert!(obj.contains(&format!("\nv {x} {y} {z}\n")), "first vertex as stored");
-    // First face: INDX at 0x23c holds 2 1 0 first; OBJ counts from 1.
-    assert!(obj.contains("\nf 3/3/3 2/2/2 1/1/1\n"), "{obj}");
+    // First face: INDX at 0x23c holds 2 1 0 first, clockwise as GEM winds; OBJ counts from 1
+    // and winds counter-clockwise: 2 0 1.
+    assert!(obj.contains("\nf 3/3/3 1/1/1 2/2/2\n"), "{obj}");
 
     let dir = std::env::temp_dir().join(format!("meshscope-gem-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -112,4 +113,86 @@ fn roundtrip_reports_identical_per_file() {
     let v: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["identical"], false);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// (counter-clockwise, clockwise) triangles of a .glb's primitives, against their normals.
+fn windings(glb: &[u8]) -> (usize, usize) {
+    let u32_at = |o: usize| u32::from_le_bytes(glb[o..o + 4].try_into().unwrap()) as usize;
+    let jlen = u32_at(12);
+    let json: Value = serde_json::from_slice(&glb[20..20 + jlen]).unwrap();
+    let bin = &glb[20 + jlen + 8..];
+    let acc = |i: &Value| {
+        let a = &json["accessors"][i.as_u64().unwrap() as usize];
+        let v = &json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+        let off = v["byteOffset"].as_u64().unwrap() as usize;
+        let len = v["byteLength"].as_u64().unwrap() as usize;
+        bin[off..off + len].chunks_exact(4).map(|c| c.try_into().unwrap()).collect::<Vec<[u8; 4]>>()
+    };
+    let (mut ccw, mut cw) = (0, 0);
+    for m in json["meshes"].as_array().unwrap() {
+        for p in m["primitives"].as_array().unwrap() {
+            let pos: Vec<f32> = acc(&p["attributes"]["POSITION"]).into_iter().map(f32::from_le_bytes).collect();
+            let nor: Vec<f32> = acc(&p["attributes"]["NORMAL"]).into_iter().map(f32::from_le_bytes).collect();
+            let idx: Vec<usize> = acc(&p["indices"]).into_iter().map(|b| u32::from_le_bytes(b) as usize).collect();
+            for t in idx.chunks_exact(3) {
+                let v = |i: usize, k: usize| pos[t[i] * 3 + k] as f64;
+                let (u, w) = ([0, 1, 2].map(|k| v(1, k) - v(0, k)), [0, 1, 2].map(|k| v(2, k) - v(0, k)));
+                let n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+                let s: f64 = (0..3).map(|k| n[k] * t.iter().map(|&i| nor[i * 3 + k] as f64).sum::<f64>()).sum();
+                if s > 0.0 {
+                    ccw += 1
+                } else if s < 0.0 {
+                    cw += 1
+                }
+            }
+        }
+    }
+    (ccw, cw)
+}
+
+#[test]
+fn glb_of_a_gem_sample_stands_up_and_winds_as_gltf_wants() {
+    if common::samples().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("meshscope-gem-glb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The stored triangles wind clockwise around their normals (Direct3D's front faces), in
+    // every sample with normals; the export winds them counter-clockwise, glTF's front faces.
+    for (name, triangles) in [("at1_a1.ply", 66), ("gun2.ply", 144), ("map_4v4_long.ply", 32934)] {
+        let doc = meshscope::open(name, std::fs::read(sample(name)).unwrap());
+        let lod = &doc.mesh.lods[0];
+        let stored = windings_of_lod(lod);
+        assert_eq!(stored, (0, triangles), "{name}: stored clockwise");
+        let out = dir.join(format!("{name}.glb"));
+        run(&["export", &sample(name), "--format", "glb", "-o", out.to_str().unwrap()]);
+        let glb = std::fs::read(&out).unwrap();
+        assert_eq!(windings(&glb), (triangles, 0), "{name}: exported counter-clockwise");
+        let u32_at = |o: usize| u32::from_le_bytes(glb[o..o + 4].try_into().unwrap()) as usize;
+        let json: Value = serde_json::from_slice(&glb[20..20 + u32_at(12)]).unwrap();
+        let root =
+            &json["nodes"][json["scenes"][0]["nodes"].as_array().unwrap().last().unwrap().as_u64().unwrap() as usize];
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let q: Vec<f64> = root["rotation"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        assert_eq!(q, [-h, 0.0, 0.0, h], "{name}: Z-up turned to Y-up");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// (counter-clockwise, clockwise) triangles of a decoded LOD, against its normals.
+fn windings_of_lod(lod: &meshscope::mesh::Lod) -> (usize, usize) {
+    let (mut ccw, mut cw) = (0, 0);
+    for t in lod.indices.chunks_exact(3) {
+        let v = |i: usize, k: usize| lod.positions[t[i] as usize * 3 + k] as f64;
+        let (u, w) = ([0, 1, 2].map(|k| v(1, k) - v(0, k)), [0, 1, 2].map(|k| v(2, k) - v(0, k)));
+        let n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+        let s: f64 =
+            (0..3).map(|k| n[k] * t.iter().map(|&i| lod.normals[i as usize * 3 + k] as f64).sum::<f64>()).sum();
+        if s > 0.0 {
+            ccw += 1
+        } else if s < 0.0 {
+            cw += 1
+        }
+    }
+    (ccw, cw)
 }

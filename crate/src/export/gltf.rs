@@ -5,14 +5,14 @@
 //!
 //! Axes and values (see docs/viewer.md): positions are written exactly as decoded, with no
 //! change of axes or handedness in the vertex data; a Z-up mesh (GEM) gets a root node that
-//! rotates +Z onto glTF's +Y. What glTF requires and a decoder may not give is made valid
+//! rotates +Z onto glTF's +Y, and clockwise triangles (GEM) are written counter-clockwise. What glTF requires and a decoder may not give is made valid
 //! and is the only change: non-finite floats become 0, normals and tangents are normalized
 //! (a zero vector becomes +Z / +X), the tangent's w becomes its sign (+1 or -1), colors are
 //! clamped to 0..1, weights are normalized (a vertex without weight goes fully to joint 0),
 //! triangles naming a vertex that does not exist are dropped, and mirrored sections have their
 //! winding flipped (what the engine does when it draws them with negative scaling).
 
-use super::{section_triangles, sections_of, Up, NOTHING_DRAWABLE};
+use super::{section_triangles, sections_of, Axes, Up, NOTHING_DRAWABLE};
 use crate::mesh::{Lod, Mesh};
 use std::fmt::Write;
 
@@ -201,12 +201,13 @@ const Z_UP_TO_Y_UP: [f64; 4] = [-std::f64::consts::FRAC_1_SQRT_2, 0.0, 0.0, std:
 /// Writes every decoded LOD as a `.glb`, positions Y-up as decoded. Errors when nothing
 /// drawable was decoded.
 pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
-    write_glb_up(mesh, source, Up::Y)
+    write_glb_axes(mesh, source, Axes::GLTF)
 }
 
 /// Writes every decoded LOD as a `.glb`. With `Up::Z` each scene's root is a node that turns
-/// +Z up; the vertex values are the same either way.
-pub fn write_glb_up(mesh: &Mesh, source: &str, up: Up) -> Result<Vec<u8>, String> {
+/// +Z up; clockwise triangles are written counter-clockwise; the vertex values are the same
+/// either way.
+pub fn write_glb_axes(mesh: &Mesh, source: &str, axes: Axes) -> Result<Vec<u8>, String> {
     let mut b = Builder::default();
     let mut mats = Materials::default();
     let mut meshes = Vec::new();
@@ -222,7 +223,7 @@ pub fn write_glb_up(mesh: &Mesh, source: &str, up: Up) -> Result<Vec<u8>, String
         let tris: Vec<(usize, Vec<u32>)> = sections
             .iter()
             .enumerate()
-            .map(|(k, s)| (k, section_triangles(lod, s)))
+            .map(|(k, s)| (k, section_triangles(lod, s, axes.clockwise)))
             .filter(|(_, t)| !t.is_empty())
             .collect();
         if tris.is_empty() {
@@ -298,7 +299,7 @@ pub fn write_glb_up(mesh: &Mesh, source: &str, up: Up) -> Result<Vec<u8>, String
             scene_nodes.push(nodes.len());
             nodes.push(node);
         }
-        if up == Up::Z {
+        if axes.up == Up::Z {
             // The rotation goes on a parent of the mesh node and of the skeleton: a skinned
             // mesh follows its joints, which are under the skeleton.
             let (children, kept): (Vec<usize>, Vec<usize>) =

@@ -20,11 +20,25 @@ pub enum Up {
     Z,
 }
 
-impl Up {
-    pub fn of(format: Format) -> Up {
+/// How a format's decoded mesh is oriented, against glTF's (and OBJ's) +Y up and
+/// counter-clockwise front faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Axes {
+    pub up: Up,
+    /// Front faces wind clockwise (Direct3D's default), measured against the stored normals.
+    pub clockwise: bool,
+}
+
+impl Axes {
+    /// glTF's own: Y up, counter-clockwise.
+    pub const GLTF: Axes = Axes { up: Up::Y, clockwise: false };
+
+    /// GEM `.ply` is Z-up with clockwise front faces: every triangle of the real samples that
+    /// store normals winds clockwise around them. MeshSets: as glTF (the builder's meshes).
+    pub fn of(format: Format) -> Axes {
         match format {
-            Format::GemPly => Up::Z,
-            _ => Up::Y,
+            Format::GemPly => Axes { up: Up::Z, clockwise: true },
+            _ => Axes::GLTF,
         }
     }
 }
@@ -42,16 +56,17 @@ pub fn sections_of(lod: &Lod) -> Cow<'_, [Section]> {
     }
 }
 
-/// The triangles of a section that name real vertices, in drawing order: a mirrored section's
-/// winding is flipped, as the engine flips it when it draws the section with negative scaling.
-pub fn section_triangles(lod: &Lod, s: &Section) -> Vec<u32> {
+/// The triangles of a section that name real vertices, wound counter-clockwise for glTF and
+/// OBJ: flipped when the format winds clockwise, and flipped (again) for a mirrored section, as
+/// the engine flips it when it draws the section with negative scaling.
+pub fn section_triangles(lod: &Lod, s: &Section, clockwise: bool) -> Vec<u32> {
     let n = lod.vertex_count() as u32;
     let start = (s.index_start as usize).min(lod.indices.len());
     let end = start.saturating_add(s.index_count as usize).min(lod.indices.len());
     let mut out = Vec::new();
     for t in lod.indices.get(start..end).unwrap_or(&[]).chunks_exact(3) {
         if t.iter().all(|&i| i < n) {
-            if s.mirrored {
+            if s.mirrored != clockwise {
                 out.extend_from_slice(&[t[0], t[2], t[1]])
             } else {
                 out.extend_from_slice(t)
@@ -63,11 +78,17 @@ pub fn section_triangles(lod: &Lod, s: &Section) -> Vec<u32> {
 
 /// Whether a LOD has vertices and at least one triangle naming real vertices.
 pub fn drawable(lod: &Lod) -> bool {
-    lod.vertex_count() > 0 && sections_of(lod).iter().any(|s| !section_triangles(lod, s).is_empty())
+    lod.vertex_count() > 0 && sections_of(lod).iter().any(|s| !section_triangles(lod, s, false).is_empty())
 }
 
 /// The `.glb` of a document: every LOD, stood upright (a root-node rotation) when the format's
-/// positions are Z-up.
+/// positions are Z-up, wound as glTF wants.
 pub fn glb_of(doc: &Document) -> Result<Vec<u8>, String> {
-    gltf::write_glb_up(&doc.mesh, &doc.name, Up::of(doc.format))
+    gltf::write_glb_axes(&doc.mesh, &doc.name, Axes::of(doc.format))
+}
+
+/// The OBJ of a document's LOD `lod`, wound as OBJ wants (counter-clockwise).
+pub fn obj_of(doc: &Document, lod: usize) -> Result<obj::Obj, String> {
+    let l = doc.mesh.lods.get(lod).ok_or_else(|| format!("no LOD {lod} decoded"))?;
+    obj::write_obj_axes(l, &doc.name, Axes::of(doc.format))
 }

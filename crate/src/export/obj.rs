@@ -4,7 +4,7 @@
 //! export. A vertex with a value OBJ cannot hold (NaN, infinity) is left out, and so are the
 //! triangles that name it; `Obj` says how many.
 
-use super::NOTHING_DRAWABLE;
+use super::{Axes, NOTHING_DRAWABLE};
 use crate::mesh::Lod;
 use std::fmt::Write;
 
@@ -35,9 +35,15 @@ fn finite_vertex(lod: &Lod, v: usize, normals: bool, uv0: Option<&Vec<f32>>) -> 
     all(&lod.positions, 3) && (!normals || all(&lod.normals, 3)) && uv0.is_none_or(|u| all(u, 2))
 }
 
-/// Writes one LOD as OBJ. Refuses, with the message the glTF writer gives, a LOD with nothing
-/// to draw (`super::drawable`).
+/// Writes one LOD, wound counter-clockwise as decoded, as OBJ (see `write_obj_axes`).
 pub fn write_obj(lod: &Lod, source: &str) -> Result<Obj, String> {
+    write_obj_axes(lod, source, Axes::GLTF)
+}
+
+/// Writes one LOD as OBJ, clockwise triangles wound counter-clockwise (OBJ has no axis
+/// convention: no rotation). Refuses, with the message the glTF writer gives, a LOD with
+/// nothing to draw (`super::drawable`).
+pub fn write_obj_axes(lod: &Lod, source: &str, axes: Axes) -> Result<Obj, String> {
     if !super::drawable(lod) {
         return Err(NOTHING_DRAWABLE.into());
     }
@@ -96,7 +102,7 @@ pub fn write_obj(lod: &Lod, source: &str) -> Result<Obj, String> {
             let _ = writeln!(out, "g section{k}_{name}");
             let _ = writeln!(out, "usemtl {name}");
         }
-        faces(&mut out, &super::section_triangles(lod, s));
+        faces(&mut out, &super::section_triangles(lod, s, axes.clockwise));
     }
     Ok(Obj { text: out, skipped_vertices: number.iter().filter(|&&x| x == 0).count(), skipped_triangles })
 }

@@ -4,7 +4,7 @@
 
 use crate::{open_with_companions, shown, Problems, Stop, EXIT_CODES};
 use clap::ValueEnum;
-use meshscope::export::{glb_of, obj::write_obj};
+use meshscope::export::{glb_of, obj_of};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -44,18 +44,15 @@ pub fn run(a: &Args, out: &mut impl Write, problems: &mut Problems) -> Result<()
     let Some(doc) = open_with_companions(&a.file, &a.chunk, problems) else { return Ok(()) };
     problems.decode_errors(&f, &doc);
     let data = match a.format {
-        Format::Obj => match doc.mesh.lods.get(a.lod) {
-            None => Err(format!("no LOD {} decoded", a.lod)),
-            Some(lod) => write_obj(lod, &doc.name).map(|o| {
-                if o.skipped_vertices > 0 {
-                    problems.note(format!(
-                        "{f}: {} vertices with NaN or infinite values and the {} triangles naming them were not written",
-                        o.skipped_vertices, o.skipped_triangles
-                    ));
-                }
-                o.text.into_bytes()
-            }),
-        },
+        Format::Obj => obj_of(&doc, a.lod).map(|o| {
+            if o.skipped_vertices > 0 {
+                problems.note(format!(
+                    "{f}: {} vertices with NaN or infinite values and the {} triangles naming them were not written",
+                    o.skipped_vertices, o.skipped_triangles
+                ));
+            }
+            o.text.into_bytes()
+        }),
         Format::Glb => glb_of(&doc),
     };
     let data = match data {
