@@ -4,10 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { initSync, open, find, close, sample_file } from '../pkg/meshscope.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-initSync({ module: readFileSync(join(root, 'pkg/meshscope_bg.wasm')) });
+// PKG=DIR measures another build (an older pkg/ kept for a before/after).
+const pkg = process.env.PKG ?? join(root, 'pkg');
+const { initSync, open, find, close, sample_file } = await import(join(pkg, 'meshscope.js'));
+initSync({ module: readFileSync(join(pkg, 'meshscope_bg.wasm')) });
 const size = Number(process.env.MB ?? 128) << 20;
 const tile = Buffer.from(sample_file());
 const bytes = Buffer.alloc(size);
