@@ -11,8 +11,9 @@ const wasm = fileURLToPath(new URL('../pkg/meshscope_bg.wasm', import.meta.url))
 const hasWasmOpt = (() => {
   try { execFileSync('wasm-opt', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; }
 })();
-// 881,526 and 929,979 bytes on 2026-12-01; about 5 % of room for growth.
-const BUDGET = hasWasmOpt ? 925_000 : 975_000;
+// 1,036,207 bytes with wasm-opt on 2026-12-01 11:20 (with the diff module); without it about
+// 6 % more. About 5 % of room for growth.
+const BUDGET = hasWasmOpt ? 1_090_000 : 1_150_000;
 
 test(`pkg/meshscope_bg.wasm is within ${BUDGET} bytes (${hasWasmOpt ? 'with' : 'without'} wasm-opt)`, () => {
   const size = statSync(wasm).size;
