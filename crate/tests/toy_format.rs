@@ -9,7 +9,6 @@ use meshscope::error::Result;
 use meshscope::formats::{FileFormat, Format};
 use meshscope::model::{Basis, Check, Decode};
 use meshscope::read::Reader;
-use meshscope::span::Fields;
 use meshscope::Confidence;
 
 /// The format's one implementation (in a real format: `formats/toy/mod.rs`).
