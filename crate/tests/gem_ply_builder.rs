@@ -77,12 +77,10 @@ fn check(f: &Fixture) {
             assert_eq!(&lod.joints[k * 4..k * 4 + 4], &want[..], "{n} joints {k}");
         }
     }
-    if f.weights.is_some() {
-        if !f.skin.is_empty() && f.joints {
-            let mut names = vec!["(mesh transform)".to_string()];
-            names.extend(f.skin.iter().cloned());
-            assert_eq!(lod.bone_names, names, "{n}");
-        }
+    if f.weights.is_some() && !f.skin.is_empty() && f.joints {
+        let mut names = vec!["(mesh transform)".to_string()];
+        names.extend(f.skin.iter().cloned());
+        assert_eq!(lod.bone_names, names, "{n}");
     }
 }
 
