@@ -146,9 +146,9 @@ fn inspect_json_keys_are_in_the_readme_order_and_errors_have_a_kind() {
         assert_eq!(j["kind"], e.kind_name());
         assert_eq!((j["offset"].as_u64(), j["path"].as_str()), (Some(e.offset), Some(e.path.as_str())));
     }
-    // The kind is the error's own: the first error of a cut vertex buffer is a size limit.
-    assert!(matches!(doc.errors[0].kind, meshscope::error::ErrorKind::LimitExceeded { .. }), "{:?}", doc.errors);
-    assert_eq!(errors[0]["kind"], "limit_exceeded");
+    // The kind is the error's own: a vertex buffer cut short is truncated at its first missing byte.
+    assert!(matches!(doc.errors[0].kind, meshscope::error::ErrorKind::Truncated { .. }), "{:?}", doc.errors);
+    assert_eq!(errors[0]["kind"], "truncated");
     std::fs::remove_dir_all(&d).ok();
 }
 
