@@ -36,8 +36,8 @@ export async function start() {
 }
 
 /** A new page on the inspector, waiting until the wasm is loaded and the sample is open. */
-export async function openPage(env, hash = '', { viewport = { width: 1400, height: 900 } } = {}) {
-  const page = await env.browser.newPage({ viewport });
+export async function openPage(env, hash = '', { viewport = { width: 1400, height: 900 }, colorScheme = 'light' } = {}) {
+  const page = await env.browser.newPage({ viewport, colorScheme });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });

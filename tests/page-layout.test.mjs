@@ -5,22 +5,13 @@
 // background follows the theme. Screenshots in light and dark go to tests/out/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, OUT, dropFiles } from './browser.mjs';
+import { start, openPage, OUT, dropFiles } from './browser.mjs';
 
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
-async function open(viewport, colorScheme = 'light', hash = '') {
-  const page = await env.browser.newPage({ viewport, colorScheme });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
-  await page.goto(env.url + hash);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
-  page.errors = errors;
-  return page;
-}
+const open = (viewport, colorScheme = 'light', hash = '') => openPage(env, hash, { viewport, colorScheme });
 
 const sampleFiles = (page) => page.evaluate(() => window.meshscope.api.sample_meshset_files()
   .map((f) => ({ name: f.name, bytes: Array.from(f.bytes) })));

@@ -5,6 +5,7 @@
 // opens the file there), and CSV / JSON export. `censusLookup` answers (record kind, offset)
 // for annotations; `annotationFromEntry` turns a row into a draft annotation.
 import { select, emit, setStatus } from './state.js';
+import { el } from './dom.js';
 
 const MAX_ROWS = 2000;
 const BARS = 40;
@@ -21,17 +22,6 @@ const files = new Map(); // census name -> File, to open a file at a value's pla
 let runs = 0;
 const view = { sort: 'record', dir: 1, filter: '', kind: 'all', varying: false, chosen: null };
 
-const el = (tag, props = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...kids.filter((k) => k != null));
-  return e;
-};
 const $ = (sel) => panel.querySelector(sel);
 const hex = (n, w = 2) => `0x${n.toString(16).padStart(w, '0')}`;
 

@@ -11,6 +11,7 @@ import { decodeWindow, LEVELS } from './hexview.js';
 import { formatFragment, fetchSource } from './share.js';
 import { censusReport } from './census.js';
 import { rareValues } from './compare-census.js';
+import { el } from './dom.js';
 
 const ROW = 16;
 const ROWS = 24;
@@ -24,17 +25,6 @@ let panel = null;
 let cmp = null; // {a, b, result, map, marks: {a, b}}
 const view = { filter: '', kind: 'all', confidence: 'all', sort: 'path', colors: 'diff', chosen: null };
 
-const el = (tag, props = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...kids.filter((k) => k != null));
-  return e;
-};
 const $ = (sel) => panel.querySelector(sel);
 const hex = (n) => `0x${n.toString(16)}`;
 
