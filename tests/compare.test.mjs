@@ -76,9 +76,15 @@ test('two dropped samples are compared, scroll in step by structure, and a diffe
   assert.equal(await page.locator('#cmp-table tbody tr').count(), 1);
   await page.click('#cmp-table tbody tr');
   const at = { a: a.indexOf(Buffer.from('VERT')) + 4, b: b.indexOf(Buffer.from('VERT')) + 4 };
+  const marked = (s) => page.$$eval(`#cmp-rows-${s} .cmp-sel`, (es) => es.map((e) => Number(e.dataset.offset)));
   for (const s of ['a', 'b']) {
-    const sel = await page.$$eval(`#cmp-rows-${s} .cmp-sel`, (es) => es.map((e) => Number(e.dataset.offset)));
-    assert.deepEqual(sel, [at[s], at[s] + 1, at[s] + 2, at[s] + 3], `side ${s}`);
+    const want = [at[s], at[s] + 1, at[s] + 2, at[s] + 3];
+    // The click scrolls both views to the field and repaints them: wait for the marks, then compare.
+    await page.waitForFunction(([side, w]) => {
+      const got = [...document.querySelectorAll(`#cmp-rows-${side} .cmp-sel`)].map((e) => Number(e.dataset.offset));
+      return got.join() === w.join();
+    }, [s, want], { timeout: 10000 }).catch(() => {});
+    assert.deepEqual(await marked(s), want, `side ${s}`);
   }
   // In the inspector: A's tab is active with the field selected.
   const state = await page.evaluate(() => import('./web/state.js').then(({ state }) => ({ active: state.active, sel: state.selection })));
