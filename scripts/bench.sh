@@ -12,6 +12,8 @@ echo "## native decode (GEM .ply)";            cargo run -q --release --example 
 echo "## native decode (Frostbite MeshSet)";   cargo run -q --release --example bench_meshset
 echo "## native decode (Frostbite MeshSet), glibc returning blocks over 32 MB to the kernel"; FRESH_MEMORY=1 cargo run -q --release --example bench_meshset | grep chunk_mb
 echo "## wasm decode under Node";              node scripts/bench-wasm.mjs
+echo "## native small files (per-file cost of open)"; cargo run -q --release --example bench_small
+echo "## small files in wasm under Node";     node scripts/bench-small-wasm.mjs
 # The full 48,000-MeshSet set, on one thread and on every core; N sets another size.
 echo "## native census (48,000 builder MeshSets)"; N="${N:-48000}" cargo run -q --release --example bench_census
 echo "## native census (the six real .ply samples x 84 = 504 files)"; cargo run -q --release --example bench_census -- --repeat 84 ../shared/samples/gem-ply

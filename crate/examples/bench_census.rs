@@ -11,57 +11,12 @@
 //! whole time, reading and decoding included (`--repeat N` censuses them N times over).
 //! `--pack PATH` writes the generated set as one file for the page's census benchmark.
 
+#[path = "../tests/common/sets.rs"]
+mod sets;
+
 use meshscope::census::Census;
-use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, TriMesh};
+use sets::{meshset, Rng};
 use std::time::Instant;
-
-/// A xorshift generator: the set is the same on every run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
-
-/// One MeshSet resource: its mesh type, LOD and section counts, index size and names vary
-/// with `rng`, so that fields take many values across the set.
-fn meshset(i: u32, rng: &mut Rng) -> Vec<u8> {
-    let mesh_type = (rng.next() % 3) as u8;
-    let lods = 1 + rng.next() % 4;
-    let mut b =
-        BuildMesh { name: format!("props/set{}/mesh{i:05}", i % 37), mesh_type, bone_count: 0, lods: Vec::new() };
-    if mesh_type != 0 {
-        b.bone_count = 1 + (rng.next() % 24) as u16;
-    }
-    for l in 0..lods {
-        let n = 1 + rng.next() % 6;
-        let sections = (0..n)
-            .map(|k| {
-                let material = format!("Materials/Set{}/Mat{}", rng.next() % 50, k);
-                let mut t: TriMesh = if rng.next().is_multiple_of(4) {
-                    grid(&material, 1 + rng.next() % 3, 0.5)
-                } else {
-                    cube(&material, 0.5 + (rng.next() % 8) as f32, [0.0, (rng.next() % 5) as f32, 0.0])
-                };
-                if mesh_type != 0 {
-                    t.bones = (0..b.bone_count.min(4)).collect();
-                    t.joints = vec![[0, 1, 0, 0]; t.positions.len()];
-                    t.weights = vec![[0.75, 0.25, 0.0, 0.0]; t.positions.len()];
-                }
-                t
-            })
-            .collect();
-        b.lods.push(BuildLod {
-            sections,
-            index_32: rng.next().is_multiple_of(5),
-            inline: l > 0 && rng.next().is_multiple_of(10),
-        });
-    }
-    build(&b).resource
-}
 
 /// `[--repeat N] FILE|DIR...`: every file read once, then censused N times over.
 fn files(args: &[String]) {
@@ -132,7 +87,7 @@ fn main() {
     }
     let n_env = std::env::var("N").ok().and_then(|v| v.parse().ok());
     let N: u32 = n_env.unwrap_or(48_000);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(sets::SEED);
     let t = Instant::now();
     let files: Vec<Vec<u8>> = (0..N).map(|i| meshset(i, &mut rng)).collect();
     let gen = t.elapsed();

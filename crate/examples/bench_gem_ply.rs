@@ -8,66 +8,12 @@
 //! tree). Also writes both files to `target/bench-fixtures/gem-1mb.ply` and `gem-64mb.ply`
 //! for the wasm timing script.
 
-use meshscope::formats::gem_ply::builder::{Builder, Vertex};
-use meshscope::formats::gem_ply::vertex::Layout;
-use meshscope::formats::gem_ply::{self, Chunk, Element, Magic, SubmAs2};
-use meshscope::Confidence;
-use std::time::{Duration, Instant};
+#[path = "../tests/common/sets.rs"]
+mod sets;
 
-fn landscape(target_bytes: usize) -> Vec<u8> {
-    // About 70% of the bytes in vertices, the rest in u32 indices.
-    let nv = target_bytes * 7 / 10 / 44;
-    let side = (nv as f64).sqrt() as usize;
-    let nv = side * side;
-    let verts: Vec<Vertex> = (0..nv)
-        .map(|k| {
-            let (x, y) = ((k % side) as f32 * 10.0, (k / side) as f32 * 10.0);
-            Vertex {
-                position: [x, y, (x * 0.01).sin() * 5.0],
-                normal: [0.0, 0.0, 1.0],
-                uvs: [[x / 100.0, y / 100.0], [0.0; 2], [0.0; 2], [0.0; 2]],
-                colors: [[127, 127, 127, 255], [0; 4]],
-                ..Default::default()
-            }
-        })
-        .collect();
-    let left = target_bytes.saturating_sub(nv * 44 + 200) / 4 / 3 * 3;
-    let mut idx = Vec::with_capacity(left);
-    'outer: for r in 0..side - 1 {
-        for c in 0..side - 1 {
-            let a = (r * side + c) as u32;
-            let b = a + side as u32;
-            for i in [a, a + 1, b, b, a + 1, b + 1] {
-                if idx.len() == left {
-                    break 'outer;
-                }
-                idx.push(i);
-            }
-        }
-    }
-    while idx.len() < left {
-        idx.push(0);
-    }
-    let elements: Vec<Element> =
-        [0x02, 0x12, 0x26, 0x31].iter().map(|&t| Element { type_usage: t, usage_index: 0, stream: 0 }).collect();
-    let (mut l, _) = Layout::from_elements(&elements, Confidence::Observed, "");
-    l.fit(44, false);
-    Builder::new(Magic::Bply)
-        .bnds(&verts)
-        .chunk(Chunk::SubmAs2(SubmAs2 {
-            elements,
-            tags: vec![],
-            face_start: 0,
-            face_count: (idx.len() / 3) as u32,
-            unknown: [0, nv as u32],
-            flags: 0x1404,
-            material: b"bench.mtl".to_vec(),
-        }))
-        .vert(&l, 44, 0, &verts)
-        .ind4(&idx)
-        .build()
-        .expect("bench file")
-}
+use meshscope::formats::gem_ply;
+use sets::landscape;
+use std::time::{Duration, Instant};
 
 fn best(runs: usize, mut f: impl FnMut()) -> Duration {
     (0..runs)

@@ -1,0 +1,73 @@
+// The per-file cost of `open` on small files in the wasm build under Node (issue #21): the
+// packs that `cargo run --release --example bench_small` writes to target/bench-small/, each
+// file opened through the pkg/ module the page loads. Per stage: µs a file and MB/s, best of
+// ROUNDS (5), beside a plain copy of the same bytes (the floor). A benchmark, not a test:
+// compare ratios within one run, since this machine is shared.
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { initSync, open, close, summary, tree, span_bounds, bench_stage } from '../pkg/meshscope.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+initSync({ module: readFileSync(join(root, 'pkg/meshscope_bg.wasm')) });
+const dir = join(root, 'target/bench-small');
+const rounds = Number(process.env.ROUNDS ?? 5);
+
+function load(set) {
+  const pack = readFileSync(join(dir, `${set}.pack`));
+  const index = JSON.parse(readFileSync(join(dir, `${set}.json`), 'utf8'));
+  return index.map(([name, at, len]) => ({ name, bytes: new Uint8Array(pack.buffer, pack.byteOffset + at, len) }));
+}
+
+function best(f) {
+  let b = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    f();
+    b = Math.min(b, performance.now() - t0);
+  }
+  return b;
+}
+
+function report(set) {
+  if (!existsSync(join(dir, `${set}.pack`))) {
+    console.log(`${set}: skipped, no ${set}.pack (the native benchmark skipped it)`);
+    return;
+  }
+  const files = load(set);
+  const total = files.reduce((n, f) => n + f.bytes.length, 0);
+  const stage = (k) => () => files.forEach((f) => bench_stage(k, f.name, f.bytes));
+  const rows = [
+    ['copy (floor)', () => files.forEach((f) => f.bytes.slice())],
+    ['into wasm memory', stage(0)],
+    ['decode', stage(1)],
+    ['decode_fields (census)', stage(2)],
+    ['open (in wasm, nothing to JS)', stage(3)],
+    ['open + close (the API)', () => files.forEach((f) => close(open(f.name, f.bytes)))],
+  ];
+  const handles = files.map((f) => open(f.name, f.bytes));
+  rows.push(['tree (to JS)', () => handles.forEach((h) => tree(h))]);
+  rows.push(['summary (to JS)', () => handles.forEach((h) => summary(h))]);
+  rows.push(['first screen (span_bounds 0..1024)', () => handles.forEach((h) => span_bounds(h, 0, 1024))]);
+  rows.push(['first paint (open, tree, summary, screen)', () => files.forEach((f) => {
+    const h = open(f.name, f.bytes);
+    tree(h); summary(h); span_bounds(h, 0, 1024);
+    close(h);
+  })]);
+  console.log(`${set}: ${files.length} files, ${total} bytes, best of ${rounds} (wasm, node ${process.version})`);
+  let floor = 0;
+  for (const [name, f] of rows) {
+    const ms = best(f);
+    floor ||= ms;
+    const us = (ms * 1000) / files.length;
+    const mbs = total / 1e6 / (ms / 1000);
+    console.log(`  ${name.padEnd(42)} ${us.toFixed(2).padStart(9)} µs/file ${mbs.toFixed(0).padStart(8)} MB/s  ${(ms / floor).toFixed(1).padStart(6)} × copy`);
+  }
+  handles.forEach((h) => close(h));
+}
+
+if (!existsSync(dir)) {
+  console.error('no target/bench-small: run cargo run --release --example bench_small first');
+  process.exit(1);
+}
+for (const set of ['meshsets', 'ply', 'samples']) report(set);
