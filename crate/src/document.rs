@@ -10,6 +10,7 @@ use serde::Serialize;
 
 /// The decode model, where the formats and the document's users have always found it.
 pub use crate::model::{Basis, Check, Decode};
+use crate::model::{Parent, ParentChanges};
 
 pub struct Document {
     pub name: String,
@@ -123,13 +124,62 @@ impl Document {
     /// Attaches a companion file (a MeshSet's geometry chunk) and returns it as a document
     /// of its own, decoded in the context of this one.
     pub fn attach(&mut self, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
-        formats::attach(self, name, bytes)
+        self.attach_at(None, name, bytes)
     }
 
     /// Attaches a companion file to a place the person chose (a MeshSet's LOD), whatever its
     /// name says.
     pub fn attach_to_lod(&mut self, lod: usize, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
-        formats::attach_to_lod(self, lod, name, bytes)
+        self.attach_at(Some(lod), name, bytes)
+    }
+
+    /// What this document is, as a format's `attach` reads it.
+    pub fn as_parent(&self) -> Parent<'_> {
+        Parent {
+            name: &self.name,
+            format: self.format,
+            bytes: &self.bytes,
+            spans: self.spans.fixed(),
+            mesh: &self.mesh,
+            checks: &self.checks,
+            errors: &self.errors,
+            details: &self.details,
+            attached: self.attached.len(),
+        }
+    }
+
+    fn attach_at(&mut self, lod: Option<usize>, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
+        let a = formats::attach(&self.as_parent(), lod, name, &bytes)?;
+        self.apply(name, a.parent);
+        Ok(Document::from_decode(name, a.format, bytes, a.companion))
+    }
+
+    /// Applies what attaching the companion `name` changes here, in `ParentChanges`' order.
+    fn apply(&mut self, name: &str, c: ParentChanges) {
+        if let Some(d) = c.redecode {
+            let attached = std::mem::take(&mut self.attached);
+            let bytes = std::mem::take(&mut self.bytes);
+            *self = Document { attached, ..Document::from_decode(&self.name, self.format, bytes, d) };
+        }
+        if let Some(d) = c.details {
+            self.details = d;
+        }
+        if let Some(g) = c.lod {
+            if let Some(x) = self.mesh.lods.get_mut(g.index) {
+                *x = g.lod;
+            }
+        }
+        if let Some(checks) = c.checks {
+            self.checks = checks;
+        }
+        for e in c.errors {
+            if !self.errors.contains(&e) {
+                self.errors.push(e);
+            }
+        }
+        if c.listed {
+            self.attached.push(name.to_string());
+        }
     }
 
     pub fn spans_in(&self, start: u64, end: u64) -> Vec<Span> {
@@ -196,7 +246,7 @@ impl Document {
 
     /// Encodes the decoded file back, where the format has a writer.
     pub fn rewrite(&self) -> Option<Result<Vec<u8>, Error>> {
-        formats::rewrite(self)
+        formats::rewrite(self.format, &self.details, &self.bytes)
     }
 }
 

@@ -1,11 +1,13 @@
 //! What a format decoder hands back, in terms neither the formats nor the document own:
-//! `Decode` (spans, regions, mesh, errors, checks, facts) and `Check`. The formats fill it,
-//! `document.rs` indexes it, the census reads it; the value formatters are `show.rs`.
+//! `Decode` (spans, regions, mesh, errors, checks, facts) and `Check`, and for a companion
+//! file what it reads of its parent (`Parent`) and what it adds (`Attachment`). The formats
+//! fill them, `document.rs` indexes and applies them, the census reads them; the value
+//! formatters are `show.rs`.
 
 use crate::error::Error;
-use crate::formats::Details;
-use crate::mesh::Mesh;
-use crate::span::Fields;
+use crate::formats::{Details, Format};
+use crate::mesh::{self, Mesh};
+use crate::span::{Fields, Span};
 use serde::Serialize;
 
 /// A check a decoder ran: a stored value against one it measured or recomputed.
@@ -46,4 +48,60 @@ pub struct Decode {
     /// Counts and names for the summary, in display order.
     pub facts: Vec<(String, String)>,
     pub details: Details,
+}
+
+/// What a format's `attach` reads of the document a companion file is attached to: read-only,
+/// so that everything attaching changes is in the `Attachment` it returns.
+#[derive(Clone, Copy)]
+pub struct Parent<'a> {
+    pub name: &'a str,
+    pub format: Format,
+    pub bytes: &'a [u8],
+    /// Its fixed spans (not region elements), by start.
+    pub spans: &'a [Span],
+    pub mesh: &'a Mesh,
+    pub checks: &'a [Check],
+    pub errors: &'a [Error],
+    pub details: &'a Details,
+    /// How many companions are attached already: the next listed one's spans are file
+    /// `attached + 1` (`Source::file`).
+    pub attached: usize,
+}
+
+/// What attaching a companion file gives: the companion as a decode of its own, and what
+/// changes in the parent.
+#[derive(Debug)]
+pub struct Attachment {
+    /// The companion's format, for its own document.
+    pub format: Format,
+    pub companion: Decode,
+    pub parent: ParentChanges,
+}
+
+/// The changes attaching makes to the parent document, applied by the document in the order
+/// of the fields.
+#[derive(Debug, Default)]
+pub struct ParentChanges {
+    /// The parent decoded again from its bytes (with what it kept of its attached
+    /// companions): replaces its whole decode.
+    pub redecode: Option<Decode>,
+    /// Its details, replaced.
+    pub details: Option<Details>,
+    /// One LOD of its mesh, replaced.
+    pub lod: Option<LodGeometry>,
+    /// Its checks, replaced (the old ones are in `Parent::checks`).
+    pub checks: Option<Vec<Check>>,
+    /// Errors that are the parent's, each added unless it has it already.
+    pub errors: Vec<Error>,
+    /// The companion's spans are the parent's file `Parent::attached + 1`: its name is
+    /// listed in the parent's `attached`.
+    pub listed: bool,
+}
+
+/// A LOD's geometry, decoded from a companion, for the parent's mesh.
+#[derive(Debug)]
+pub struct LodGeometry {
+    /// Which of the parent's LODs it replaces.
+    pub index: usize,
+    pub lod: mesh::Lod,
 }

@@ -3,7 +3,7 @@
 //! and the field, the spans before it kept, never a panic.
 
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
-use meshscope::formats::frostbite::{attach_to, guid, write_meshset};
+use meshscope::formats::frostbite::{guid, write_meshset};
 use meshscope::open;
 
 fn built(mesh_type: u8, inline: bool) -> Built {
@@ -165,14 +165,14 @@ fn overlapping_streams_and_bad_indices() {
     let mut m2 = m.clone();
     m2.lods[0].sections[1].vertex_offset = 16;
     let mut doc = open("o.res", write_meshset(&m2).unwrap());
-    let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    let ch = doc.attach_to_lod(0, "c.bin", b.chunks[0].1.clone()).unwrap();
     assert!(ch.errors.iter().any(|e| e.message().contains("overlaps")), "{:?}", ch.errors);
     // An index past the section's vertices: named by offset and index.
     let mut c = b.chunks[0].1.clone();
     let ib = m.lods[0].vertex_bytes as usize;
     c[ib + 4..ib + 6].copy_from_slice(&500u16.to_le_bytes());
     let mut doc = open("o.res", b.resource.clone());
-    let ch = attach_to(&mut doc, 0, "c.bin", c).unwrap();
+    let ch = doc.attach_to_lod(0, "c.bin", c).unwrap();
     let e = ch.errors.iter().find(|e| e.path == "lod[0].section[0].indices[2]").unwrap();
     assert_eq!(e.offset, (ib + 4) as u64);
     assert!(e.message().contains("500"));
@@ -193,14 +193,14 @@ fn overlapping_streams_and_bad_indices() {
     let f =
         doc.spans.fixed().iter().find(|s| s.path == "lod[0].section[0].stored_declaration.element[2].format").unwrap();
     assert!(f.value.contains("unknown"));
-    let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    let ch = doc.attach_to_lod(0, "c.bin", b.chunks[0].1.clone()).unwrap();
     assert!(ch.errors.is_empty(), "{:?}", ch.errors);
     // Vertices on no stream: refused before anything is sized from the count.
     let mut m5 = m.clone();
     m5.lods[0].sections[0].stored.stream_count = 0;
     m5.lods[0].sections[0].vertex_count = u32::MAX;
     let mut doc = open("o.res", write_meshset(&m5).unwrap());
-    let ch = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    let ch = doc.attach_to_lod(0, "c.bin", b.chunks[0].1.clone()).unwrap();
     // The cause is the resource's field: the error is the resource's, at that field.
     let field = |doc: &meshscope::Document, p: &str| doc.spans.fixed().iter().find(|s| s.path == p).unwrap().start;
     let e = doc
@@ -214,7 +214,7 @@ fn overlapping_streams_and_bad_indices() {
     let mut m4 = m;
     m4.lods[0].index_format = 0x22;
     let mut doc = open("o.res", write_meshset(&m4).unwrap());
-    let _ = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    let _ = doc.attach_to_lod(0, "c.bin", b.chunks[0].1.clone()).unwrap();
     let e = doc.errors.iter().find(|e| e.path == "lod[0].index_format").unwrap_or_else(|| panic!("{:?}", doc.errors));
     assert_eq!(e.offset, field(&doc, "lod[0].index_format"));
     // An element that passes its stream's stride: named by the declaration's element.
@@ -225,7 +225,7 @@ fn overlapping_streams_and_bad_indices() {
     let k = m6.lods[0].sections[0].stored.used().iter().position(|e| e.stream == 0).unwrap();
     m6.lods[0].sections[0].stored.elements[k].offset = 250;
     let mut doc = open("o.res", write_meshset(&m6).unwrap());
-    let _ = attach_to(&mut doc, 0, "c.bin", b.chunks[0].1.clone()).unwrap();
+    let _ = doc.attach_to_lod(0, "c.bin", b.chunks[0].1.clone()).unwrap();
     let p = format!("lod[0].section[0].stored_declaration.element[{k}].offset");
     let e = doc.errors.iter().find(|e| e.path == p).unwrap_or_else(|| panic!("{:?}", doc.errors));
     assert_eq!(e.offset, field(&doc, &p));

@@ -694,7 +694,7 @@ fn attach_failures_say_where() {
     let e = doc.attach("a.res.resmeta", vec![0; 9]).err().expect("refused");
     assert_eq!((e.offset, e.path.as_str()), (9, "resmeta"));
     let mut gem = open("x.ply", vec![0; 4]);
-    let e = meshscope::formats::frostbite::attach_to(&mut gem, 0, "x.chunk", vec![]).err().expect("refused");
+    let e = meshscope::formats::frostbite::attach::attach_to(&gem.as_parent(), 0, "x.chunk", &[]).expect_err("refused");
     assert_eq!((e.offset, e.path.as_str()), (0, "header"));
     assert!(!e.to_string().contains("(?)"));
     let e = gem.attach("x.chunk", vec![]).err().expect("refused");

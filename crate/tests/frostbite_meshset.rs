@@ -309,7 +309,7 @@ fn chunks_attach_by_text_guid_or_by_hand() {
     assert_eq!(doc.mesh.lods[1].triangle_count(), 2);
     // By hand: a name without a GUID, attached to LOD 0.
     let (_, c0) = &b.chunks[0];
-    let chunk = meshscope::formats::frostbite::attach_to(&mut doc, 0, "mystery.bin", c0.clone()).unwrap();
+    let chunk = doc.attach_to_lod(0, "mystery.bin", c0.clone()).unwrap();
     assert!(chunk.errors.is_empty());
     assert_eq!(doc.mesh.lods[0].sections[0].vertex_source.unwrap().file, 2);
     // A chunk no LOD names is refused.

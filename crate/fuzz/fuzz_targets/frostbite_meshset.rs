@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 use meshscope::census::{Census, CensusFile};
 use meshscope::document::Document;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
-use meshscope::formats::frostbite::{attach_to, decode_meshset};
+use meshscope::formats::frostbite::decode_meshset;
 use meshscope::formats::Format;
 use std::sync::OnceLock;
 
@@ -44,7 +44,7 @@ fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
     let d = decode_meshset("f.res", &res);
     let mut doc = Document::from_decode("f.res", Format::FrostbiteMeshSet, res, d);
     for li in 0..doc.mesh.lods.len() {
-        if let Ok(c) = attach_to(&mut doc, li, "c.chunk", chunk.to_vec()) {
+        if let Ok(c) = doc.attach_to_lod(li, "c.chunk", chunk.to_vec()) {
             let _ = c.summary();
             let _ = c.spans_in(0, 4096);
         }

@@ -5,9 +5,8 @@
 pub mod frostbite;
 pub mod gem_ply;
 
-use crate::document::Document;
 use crate::error::Error;
-use crate::model::Decode;
+use crate::model::{Attachment, Decode, Parent};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -67,10 +66,11 @@ pub trait FileFormat: Sync {
         None
     }
 
-    /// Attaches a companion file to `doc` (at LOD `lod` when a person chose one, else where
-    /// its name says) and returns it as a document of its own.
-    fn attach(&self, doc: &mut Document, lod: Option<usize>, _name: &str, _bytes: Vec<u8>) -> Result<Document, Error> {
-        Err(no_companions(doc.format, lod))
+    /// A companion file attached to `parent` (at LOD `lod` when a person chose one, else
+    /// where its name says): its own decode and what it changes in the parent, which the
+    /// document applies.
+    fn attach(&self, parent: &Parent, lod: Option<usize>, _name: &str, _bytes: &[u8]) -> Result<Attachment, Error> {
+        Err(no_companions(parent.format, lod))
     }
 
     /// The file written again from its details, byte for byte what was read where nothing
@@ -81,7 +81,7 @@ pub trait FileFormat: Sync {
 }
 
 /// Every format, in the order `detect` tries them.
-pub const FORMATS: [&dyn FileFormat; 3] = [&GemPly, &FrostbiteMeshSet, &FrostbiteChunk];
+pub const FORMATS: [&dyn FileFormat; 3] = [&gem_ply::GemPly, &frostbite::FrostbiteMeshSet, &frostbite::FrostbiteChunk];
 
 /// The format of `bytes`, a file named `name`.
 pub fn detect(name: &str, bytes: &[u8]) -> Format {
@@ -113,89 +113,15 @@ fn no_companions(format: Format, lod: Option<usize>) -> Error {
     Error::unsupported(0, "format", format!("{} files {what}", format.name()))
 }
 
-pub fn attach(doc: &mut Document, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
-    match of(doc.format) {
-        Some(f) => f.attach(doc, None, name, bytes),
-        None => Err(no_companions(doc.format, None)),
+/// A companion file attached to `parent` (`FileFormat::attach`).
+pub fn attach(parent: &Parent, lod: Option<usize>, name: &str, bytes: &[u8]) -> Result<Attachment, Error> {
+    match of(parent.format) {
+        Some(f) => f.attach(parent, lod, name, bytes),
+        None => Err(no_companions(parent.format, lod)),
     }
 }
 
-pub fn attach_to_lod(doc: &mut Document, lod: usize, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
-    match of(doc.format) {
-        Some(f) => f.attach(doc, Some(lod), name, bytes),
-        None => Err(no_companions(doc.format, Some(lod))),
-    }
-}
-
-pub fn rewrite(doc: &Document) -> Option<Result<Vec<u8>, Error>> {
-    of(doc.format).and_then(|f| f.rewrite(&doc.details, &doc.bytes))
-}
-
-/// GEM engine `.ply` (`gem_ply`).
-pub struct GemPly;
-
-impl FileFormat for GemPly {
-    fn format(&self) -> Format {
-        Format::GemPly
-    }
-    fn detect(&self, _name: &str, bytes: &[u8]) -> bool {
-        gem_ply::detect(bytes)
-    }
-    fn decode(&self, _name: &str, bytes: &[u8]) -> Decode {
-        gem_ply::decode(bytes)
-    }
-    fn decode_structure(&self, bytes: &[u8]) -> Option<Decode> {
-        Some(gem_ply::decode_structure(bytes))
-    }
-    fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
-        match details {
-            Details::GemPly(p) => Some(gem_ply::write(p)),
-            _ => None,
-        }
-    }
-}
-
-/// A Frostbite MeshSet resource (`frostbite`).
-pub struct FrostbiteMeshSet;
-
-impl FileFormat for FrostbiteMeshSet {
-    fn format(&self) -> Format {
-        Format::FrostbiteMeshSet
-    }
-    fn detect(&self, name: &str, bytes: &[u8]) -> bool {
-        frostbite::detect_meshset(name, bytes)
-    }
-    fn decode(&self, name: &str, bytes: &[u8]) -> Decode {
-        frostbite::decode_meshset(name, bytes)
-    }
-    fn decode_fields(&self, _name: &str, bytes: &[u8]) -> Decode {
-        frostbite::decode::decode_with(bytes, false)
-    }
-    fn attach(&self, doc: &mut Document, lod: Option<usize>, name: &str, bytes: Vec<u8>) -> Result<Document, Error> {
-        match lod {
-            Some(lod) => frostbite::attach_to(doc, lod, name, bytes),
-            None => frostbite::attach(doc, name, bytes),
-        }
-    }
-    fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
-        match details {
-            Details::MeshSet(m) => Some(frostbite::write_meshset(m)),
-            _ => None,
-        }
-    }
-}
-
-/// A Frostbite geometry chunk, decoded alone; attached to its MeshSet it is decoded there.
-pub struct FrostbiteChunk;
-
-impl FileFormat for FrostbiteChunk {
-    fn format(&self) -> Format {
-        Format::FrostbiteChunk
-    }
-    fn detect(&self, name: &str, bytes: &[u8]) -> bool {
-        frostbite::detect_chunk(name, bytes)
-    }
-    fn decode(&self, name: &str, bytes: &[u8]) -> Decode {
-        frostbite::decode_chunk(name, bytes)
-    }
+/// The file written again from its details (`FileFormat::rewrite`).
+pub fn rewrite(format: Format, details: &Details, bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
+    of(format).and_then(|f| f.rewrite(details, bytes))
 }

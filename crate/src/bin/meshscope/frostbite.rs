@@ -110,7 +110,7 @@ pub fn by_hand(arg: &str) -> Option<(usize, String)> {
 /// Attaches by hand; a chunk whose name carries another GUID than the LOD's is said first, on
 /// stderr, before anything its decode reports (the check is in the document too).
 pub fn attach_to(doc: &mut Document, lod: usize, name: &str, bytes: Vec<u8>) -> Result<(), meshscope::Error> {
-    let chunk = meshscope::formats::frostbite::attach_to(doc, lod, name, bytes)?;
+    let chunk = doc.attach_to_lod(lod, name, bytes)?;
     if let Some(c) = chunk.checks.iter().find(|c| c.name.starts_with("attached chunk's GUID") && !c.passed) {
         eprintln!("warning: {}; {}", c.measured, c.stored);
     }

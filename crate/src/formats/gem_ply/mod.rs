@@ -9,6 +9,7 @@ mod attributes;
 pub mod builder;
 mod chunks;
 mod extract;
+mod file_format;
 pub mod fixtures;
 mod format;
 mod submesh;
@@ -16,6 +17,7 @@ mod subs;
 pub mod vertex;
 mod writer;
 
+pub use file_format::GemPly;
 pub use writer::write;
 
 use crate::error::Error;

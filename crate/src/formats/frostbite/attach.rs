@@ -1,0 +1,179 @@
+//! Companion files of a MeshSet: its geometry chunks and the bundle's `NAME.resmeta`. Each
+//! attach reads the MeshSet's document through `Parent` and returns what it adds.
+
+use super::{checks, chunk, decode, guid, relocation, stored, MeshSetDetails};
+use crate::error::{Error, Result};
+use crate::formats::{Details, Format};
+use crate::model::{Attachment, Basis, Check, Decode, LodGeometry, Parent, ParentChanges};
+use crate::read::Reader;
+use crate::span::{Confidence, Fields};
+
+fn details<'a>(parent: &Parent<'a>) -> Result<&'a MeshSetDetails> {
+    match parent.details {
+        Details::MeshSet(m) => Ok(m),
+        _ => Err(Error::unsupported(0, "header", format!("{} is not a decoded MeshSet", parent.name))),
+    }
+}
+
+/// Where LOD `li`'s chunk GUID is stored, and its path.
+fn guid_field(m: &MeshSetDetails, li: usize) -> (u64, String) {
+    (m.lod_at.get(li).map_or(0x30, |a| a + 0x74), format!("lod[{li}].geometry_chunk"))
+}
+
+/// Attaches a companion file: `NAME.resmeta` (the bundle's metadata) or a geometry chunk
+/// matched to its LOD by the GUID in its name.
+pub fn attach(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachment> {
+    if name.ends_with(".resmeta") {
+        return attach_resmeta(parent, name, bytes);
+    }
+    let m = details(parent)?;
+    let g = guid::from_name(name).ok_or_else(|| {
+        Error::bad_value(
+            0,
+            "chunk file name",
+            format!("{name}: no chunk GUID in the name (attach it to a LOD by hand)"),
+        )
+    })?;
+    let li = m.lods.iter().position(|l| l.chunk == g).ok_or_else(|| {
+        let (at, path) = guid_field(m, 0);
+        let path = if m.lods.len() > 1 { path.replace("lod[0]", "lod[*]") } else { path };
+        Error::bad_value(at, path, format!("{name}: no LOD names chunk {}", guid::text(&g)))
+    })?;
+    attach_to(parent, li, name, bytes)
+}
+
+/// The check an attached chunk gets when its file name carries a GUID: the LOD's own.
+fn guid_check(m: &MeshSetDetails, li: usize, name: &str, lod_guid: &[u8; 16]) -> Option<Check> {
+    let g = guid::from_name(name)?;
+    let (at, path) = guid_field(m, li);
+    Some(Check {
+        name: format!("attached chunk's GUID is lod[{li}]'s"),
+        passed: &g == lod_guid,
+        stored: format!("lod[{li}] names chunk {}", guid::text(lod_guid)),
+        measured: format!("{name} is chunk {}", guid::text(&g)),
+        offset: Some(at),
+        path,
+        basis: Basis::Description,
+        tolerance: String::new(),
+    })
+}
+
+/// Attaches `bytes` as LOD `li`'s geometry chunk, whatever its name says. The MeshSet takes
+/// the LOD's geometry, its measures and their checks; the chunk's decode holds the spans. A
+/// file name carrying another GUID than the LOD's gets a failed check first, in both.
+pub fn attach_to(parent: &Parent, li: usize, name: &str, bytes: &[u8]) -> Result<Attachment> {
+    let m = details(parent)?;
+    let n = m.lods.len();
+    let l = m
+        .lods
+        .get(li)
+        .ok_or_else(|| Error::bad_value(0xB4, "header.lod_count", format!("no LOD {li}: the MeshSet has {n}")))?;
+    let guid_check = guid_check(m, li, name, &l.chunk);
+    let mut d = Decode::default();
+    d.checks.extend(guid_check.clone());
+    let data = Reader::new(bytes);
+    let file = parent.attached as u32 + 1;
+    let (mut lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, &data, &format!("lod[{li}]"), file);
+    stored::fill(&mut lod, &m.header, l, li);
+    d.facts.push(("LOD".into(), li.to_string()));
+    d.facts.push(("chunk GUID".into(), guid::text(&l.chunk)));
+    let mut now = m.clone();
+    if let Some(x) = now.measures.get_mut(li) {
+        *x = measured;
+    }
+    if let Some(x) = now.chunk_found.get_mut(li) {
+        *x = true;
+    }
+    let mut checks = parent.checks.to_vec();
+    checks::measures(&mut checks, &now);
+    if let Some(c) = guid_check {
+        checks.retain(|x| x.name != c.name);
+        checks.insert(0, c);
+    }
+    // A resource field that stops the chunk's decode (an index format, a declaration) is the
+    // resource's error, at that field; the chunk keeps the errors in its own bytes.
+    let (theirs, own) = chunk::in_resource(std::mem::take(&mut d.errors), parent.spans);
+    d.errors = own;
+    let lod = (li < parent.mesh.lods.len()).then_some(LodGeometry { index: li, lod });
+    let changes = ParentChanges {
+        details: Some(Details::MeshSet(Box::new(now))),
+        lod,
+        checks: Some(checks),
+        errors: theirs,
+        listed: true,
+        ..Default::default()
+    };
+    Ok(Attachment { format: Format::FrostbiteChunk, companion: d, parent: changes })
+}
+
+/// The bundle's metadata says where the relocation table is and how long: when that is not
+/// where the decode found it, the resource is decoded again with it (keeping the LODs whose
+/// chunks are attached).
+fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachment> {
+    let m = details(parent)?;
+    let v = relocation::read_meta(bytes).ok_or_else(|| {
+        Error::bad_value(bytes.len().min(16) as u64, "resmeta", format!("{name}: {} bytes, not 16", bytes.len()))
+    })?;
+    let found = m.placement.as_ref().map(|p| (p.table_at as u32, 4 * m.relocation.len() as u32));
+    let mut changes = ParentChanges::default();
+    let (mut now, mut checks) = if found != Some((v[0], v[1])) || !m.table_found {
+        let mut d = redecode(parent, m, v);
+        let Details::MeshSet(now) = std::mem::take(&mut d.details) else {
+            return Err(Error::unsupported(0, "header", format!("{} no longer decodes as a MeshSet", parent.name)));
+        };
+        let checks = std::mem::take(&mut d.checks);
+        changes.redecode = Some(d);
+        (now, checks)
+    } else {
+        (Box::new(m.clone()), parent.checks.to_vec())
+    };
+    now.resmeta_stored = Some(v);
+    let c = now.resmeta_computed;
+    checks.retain(|x| !x.name.starts_with("resource metadata"));
+    checks.push(Check {
+        name: "resource metadata {table offset, table bytes, trailing bytes, 0}".into(),
+        passed: v == c,
+        stored: format!("{v:?}"),
+        measured: format!("{c:?}"),
+        offset: None,
+        path: "relocation".into(),
+        basis: Basis::Description,
+        tolerance: String::new(),
+    });
+    changes.details = Some(Details::MeshSet(now));
+    changes.checks = Some(checks);
+    let mut f = Fields::default();
+    let mut r = Reader::new(bytes);
+    for n in ["table_offset", "table_bytes", "trailing_bytes", "zero"] {
+        let _: Result<u32> = f.read(
+            &mut r,
+            format!("resmeta.{n}"),
+            Confidence::Proven,
+            "The bundle's resource metadata is {table offset, table bytes, trailing bytes, 0}.",
+        );
+    }
+    let companion = Decode { fields: f, ..Default::default() };
+    Ok(Attachment { format: Format::Unknown, companion, parent: changes })
+}
+
+/// The resource decoded again with the table the metadata names; LODs whose chunks were
+/// attached keep their geometry, and the chunks' GUID checks are kept.
+fn redecode(parent: &Parent, was: &MeshSetDetails, meta: [u32; 4]) -> Decode {
+    let mut d = decode::decode_meta(parent.bytes, true, Some(meta));
+    let kept = parent.checks.iter().filter(|c| c.name.starts_with("attached chunk's GUID")).cloned();
+    d.checks.splice(0..0, kept);
+    let Details::MeshSet(now) = &mut d.details else { return d };
+    for (li, found) in was.chunk_found.iter().enumerate() {
+        let attached = *found && was.lods.get(li).is_some_and(|l| !l.inline());
+        let (Some(lod), Some(measured)) = (parent.mesh.lods.get(li), was.measures.get(li)) else { continue };
+        if let (true, Some(x), Some(found), Some(measures)) =
+            (attached, d.mesh.lods.get_mut(li), now.chunk_found.get_mut(li), now.measures.get_mut(li))
+        {
+            *x = lod.clone();
+            *found = true;
+            measures.clone_from(measured);
+        }
+    }
+    checks::measures(&mut d.checks, now);
+    d
+}

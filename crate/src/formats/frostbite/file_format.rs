@@ -1,0 +1,51 @@
+//! The MeshSet and its geometry chunk behind `FileFormat`.
+
+use super::{attach, decode};
+use crate::error::Error;
+use crate::formats::{Details, FileFormat, Format};
+use crate::model::{Attachment, Decode, Parent};
+
+/// A Frostbite MeshSet resource.
+pub struct FrostbiteMeshSet;
+
+impl FileFormat for FrostbiteMeshSet {
+    fn format(&self) -> Format {
+        Format::FrostbiteMeshSet
+    }
+    fn detect(&self, name: &str, bytes: &[u8]) -> bool {
+        super::detect_meshset(name, bytes)
+    }
+    fn decode(&self, _name: &str, bytes: &[u8]) -> Decode {
+        decode::decode(bytes)
+    }
+    fn decode_fields(&self, _name: &str, bytes: &[u8]) -> Decode {
+        decode::decode_with(bytes, false)
+    }
+    fn attach(&self, parent: &Parent, lod: Option<usize>, name: &str, bytes: &[u8]) -> Result<Attachment, Error> {
+        match lod {
+            Some(lod) => attach::attach_to(parent, lod, name, bytes),
+            None => attach::attach(parent, name, bytes),
+        }
+    }
+    fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
+        match details {
+            Details::MeshSet(m) => Some(super::write_meshset(m)),
+            _ => None,
+        }
+    }
+}
+
+/// A Frostbite geometry chunk, decoded alone; attached to its MeshSet it is decoded there.
+pub struct FrostbiteChunk;
+
+impl FileFormat for FrostbiteChunk {
+    fn format(&self) -> Format {
+        Format::FrostbiteChunk
+    }
+    fn detect(&self, name: &str, bytes: &[u8]) -> bool {
+        super::detect_chunk(name, bytes)
+    }
+    fn decode(&self, name: &str, bytes: &[u8]) -> Decode {
+        super::decode_chunk(name, bytes)
+    }
+}

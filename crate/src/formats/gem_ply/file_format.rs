@@ -1,0 +1,29 @@
+//! The GEM engine `.ply` behind `FileFormat`.
+
+use crate::error::Error;
+use crate::formats::{Details, FileFormat, Format};
+use crate::model::Decode;
+
+/// GEM engine `.ply`.
+pub struct GemPly;
+
+impl FileFormat for GemPly {
+    fn format(&self) -> Format {
+        Format::GemPly
+    }
+    fn detect(&self, _name: &str, bytes: &[u8]) -> bool {
+        super::detect(bytes)
+    }
+    fn decode(&self, _name: &str, bytes: &[u8]) -> Decode {
+        super::decode(bytes)
+    }
+    fn decode_structure(&self, bytes: &[u8]) -> Option<Decode> {
+        Some(super::decode_structure(bytes))
+    }
+    fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
+        match details {
+            Details::GemPly(p) => Some(super::write(p)),
+            _ => None,
+        }
+    }
+}
