@@ -348,3 +348,33 @@ fn the_command_line_finds_and_compares_the_chunks_beside_meshsets() {
     assert_eq!(resource, c.differences.iter().map(|d| d.path.as_str()).collect::<Vec<_>>());
     assert!(resource.contains(&"mesh.lod[0].triangles"));
 }
+
+#[test]
+fn the_3d_view_gets_every_vertex_distance_and_every_one_side_triangle() {
+    use meshscope::diff::geometry::{distances, one_side};
+    let a = ply(&Ply::default());
+    let mut moved = verts();
+    moved[5].position[1] += 0.25;
+    moved[2].position[0] = f32::NAN;
+    let b = ply(&Ply { verts: moved.clone(), ..Ply::default() });
+    let (la, lb) = (&a.mesh.lods[0], &b.mesh.lods[0]);
+    let d = distances(la, lb);
+    let mut want = vec![0f32; 8];
+    want[5] = (moved[5].position[1] as f64 - verts()[5].position[1] as f64) as f32;
+    want[2] = f32::INFINITY;
+    assert_eq!(d, want, "matched by index; a NaN on one side only has moved infinitely far");
+    assert_eq!(distances(la, la), vec![0f32; 8]);
+    // Triangle 3 of B turned and triangle 5 replaced: each side has those two alone, at their places.
+    let mut lb2 = la.clone();
+    lb2.indices[9..12].copy_from_slice(&[4, 5, 7]);
+    lb2.indices[15..18].copy_from_slice(&[1, 2, 3]);
+    let odd = one_side(la, &lb2);
+    let tri = |k: usize, l: &meshscope::mesh::Lod| {
+        let t = &l.indices[k * 3..k * 3 + 3];
+        let r = (0..3).min_by_key(|&i| t[i]).unwrap();
+        [t[r], t[(r + 1) % 3], t[(r + 2) % 3]]
+    };
+    assert_eq!(odd.only_a, vec![(3, tri(3, la)), (5, tri(5, la))]);
+    assert_eq!(odd.only_b, vec![(3, tri(3, &lb2)), (5, tri(5, &lb2))]);
+    assert_eq!(one_side(la, la), Default::default());
+}

@@ -55,6 +55,27 @@ fn text(v: String) -> Side {
     Side { offset: None, len: 0, value: v }
 }
 
+/// How a vertex moved from A to B: B minus A per component, the distance (NaN where a
+/// position is), and whether a position is NaN on one side only (then it has moved).
+fn movement(p: &[f32], q: &[f32]) -> (Vec<f64>, f64, bool) {
+    let d: Vec<f64> = p.iter().zip(q).map(|(a, b)| *b as f64 - *a as f64).collect();
+    let dist = d.iter().map(|c| c * c).sum::<f64>().sqrt();
+    (d, dist, p.iter().zip(q).any(|(a, b)| a.is_nan() != b.is_nan()))
+}
+
+/// How far each vertex both LODs have (matched by index) moved from A to B: what the page's
+/// 3D view colors by (infinite where a position is NaN on one side only).
+pub fn distances(x: &Lod, y: &Lod) -> Vec<f32> {
+    let n = x.vertex_count().min(y.vertex_count());
+    (0..n)
+        .map(|i| match movement(&x.positions[i * 3..i * 3 + 3], &y.positions[i * 3..i * 3 + 3]) {
+            (_, _, true) => f32::INFINITY,
+            (_, d, false) if d.is_nan() => 0.0,
+            (_, d, false) => d as f32,
+        })
+        .collect()
+}
+
 fn vertices(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
     let n = x.vertex_count().min(y.vertex_count());
     let tol = ctx.opts.tolerance as f64;
@@ -62,10 +83,7 @@ fn vertices(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
     let (mut moved, mut furthest) = (0u64, 0f64);
     for i in 0..n {
         let (p, q) = (&x.positions[i * 3..i * 3 + 3], &y.positions[i * 3..i * 3 + 3]);
-        let d: Vec<f64> = p.iter().zip(q).map(|(a, b)| *b as f64 - *a as f64).collect();
-        let dist = d.iter().map(|c| c * c).sum::<f64>().sqrt();
-        // NaN positions have moved unless both are NaN in the same places.
-        let nan = p.iter().zip(q).any(|(a, b)| a.is_nan() != b.is_nan());
+        let (d, dist, nan) = movement(p, q);
         if !(dist > tol || nan) {
             continue;
         }
@@ -99,12 +117,21 @@ fn key(t: &[u32]) -> [u32; 3] {
     [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]
 }
 
-fn triangles(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
-    let (tx, ty) = (x.indices.chunks_exact(3), y.indices.chunks_exact(3));
+/// The triangles of one LOD pair found on one side only: their places (triangle numbers) in
+/// A's and in B's triangle list, each with its indices, in place order.
+#[derive(Debug, Default, PartialEq)]
+pub struct OneSide {
+    pub only_a: Vec<(u32, [u32; 3])>,
+    pub only_b: Vec<(u32, [u32; 3])>,
+}
+
+/// Triangles (three indices, whichever comes first, same winding) that differ at the same
+/// place are counted on each side; those left over are on one side only.
+pub fn one_side(x: &Lod, y: &Lod) -> OneSide {
     // Only triangles that differ at the same place are counted: (count in A - count in B,
     // each side's places of the triangle).
     let mut odd: FxMap<[u32; 3], (i64, Vec<u32>, Vec<u32>)> = FxMap::default();
-    let (nx, ny) = (tx.len(), ty.len());
+    let (nx, ny) = (x.indices.len() / 3, y.indices.len() / 3);
     for k in 0..nx.max(ny) {
         let p = x.indices.get(k * 3..k * 3 + 3).map(key);
         let q = y.indices.get(k * 3..k * 3 + 3).map(key);
@@ -123,22 +150,28 @@ fn triangles(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
         }
     }
     // The places of the triangles left over on each side: the last ones of their kind.
-    let mut only_a: Vec<(u32, [u32; 3])> = Vec::new();
-    let mut only_b: Vec<(u32, [u32; 3])> = Vec::new();
+    let mut out = OneSide::default();
     for (t, (n, pa, pb)) in &odd {
-        let (side, places, n) = if *n > 0 { (&mut only_a, pa, *n) } else { (&mut only_b, pb, -*n) };
+        let (side, places, n) = if *n > 0 { (&mut out.only_a, pa, *n) } else { (&mut out.only_b, pb, -*n) };
         side.extend(places[places.len() - n as usize..].iter().map(|&k| (k, *t)));
     }
-    if only_a.is_empty() && only_b.is_empty() {
+    out.only_a.sort_unstable();
+    out.only_b.sort_unstable();
+    out
+}
+
+fn triangles(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
+    let odd = one_side(x, y);
+    if odd.only_a.is_empty() && odd.only_b.is_empty() {
         return;
     }
+    let (nx, ny) = (x.indices.len() / 3, y.indices.len() / 3);
     let side = |n: usize, only: usize| text(format!("{n} triangles, {only} not in the other"));
     let mut s = geometry(format!("mesh.lod[{l}].triangles"), Kind::Triangles, "triangles")
-        .sides(Some(side(nx, only_a.len())), Some(side(ny, only_b.len())));
-    s.changed = Some((only_a.len() + only_b.len()) as u64);
+        .sides(Some(side(nx, odd.only_a.len())), Some(side(ny, odd.only_b.len())));
+    s.changed = Some((odd.only_a.len() + odd.only_b.len()) as u64);
     out.push(s);
-    for (list, in_a) in [(&mut only_a, true), (&mut only_b, false)] {
-        list.sort_unstable();
+    for (list, in_a) in [(&odd.only_a, true), (&odd.only_b, false)] {
         for &(k, t) in list.iter().take(ctx.opts.listed) {
             let v = text(format!("[{}, {}, {}]", t[0], t[1], t[2]));
             let (a, b) = if in_a { (Some(v), None) } else { (None, Some(v)) };

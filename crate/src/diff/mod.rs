@@ -6,7 +6,7 @@
 
 pub mod align;
 mod fields;
-mod geometry;
+pub mod geometry;
 mod records;
 mod regions;
 mod unexplained;

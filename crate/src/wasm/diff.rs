@@ -1,9 +1,9 @@
 //! Two open documents compared by structure (crate/src/diff/), for the page's comparison view.
 
-use super::{to_js, REGISTRY};
-use crate::diff::{align::align, compare, Options};
+use super::{set, to_js, REGISTRY};
+use crate::diff::{align::align, compare, geometry, Options};
 use crate::document::Document;
-use js_sys::Float64Array;
+use js_sys::{Float32Array, Float64Array, Object, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 fn with_two<T>(a: u32, b: u32, f: impl FnOnce(&Document, &Document) -> Result<T, JsError>) -> Result<T, JsError> {
@@ -30,5 +30,24 @@ pub fn diff_align(a: u32, b: u32) -> Result<Float64Array, JsError> {
         let flat: Vec<f64> =
             align(x, y).iter().flat_map(|t| [t.a, t.b, t.len, t.stride_a, t.stride_b].map(|x| x as f64)).collect();
         Ok(Float64Array::from(flat.as_slice()))
+    })
+}
+
+/// LOD `lod` of both documents' meshes compared for the 3D view: `distances` (how far each
+/// vertex both have moved, matched by index), `onlyA` and `onlyB` (the triangle numbers found
+/// on one side only, in that side's triangle list); null when either has no such LOD.
+#[wasm_bindgen]
+pub fn diff_geometry(a: u32, b: u32, lod: u32) -> Result<JsValue, JsError> {
+    with_two(a, b, |x, y| {
+        let (Some(la), Some(lb)) = (x.mesh.lods.get(lod as usize), y.mesh.lods.get(lod as usize)) else {
+            return Ok(JsValue::NULL);
+        };
+        let odd = geometry::one_side(la, lb);
+        let places = |v: &[(u32, [u32; 3])]| Uint32Array::from(v.iter().map(|t| t.0).collect::<Vec<_>>().as_slice());
+        let o = Object::new();
+        set(&o, "distances", &Float32Array::from(geometry::distances(la, lb).as_slice()))?;
+        set(&o, "onlyA", &places(&odd.only_a))?;
+        set(&o, "onlyB", &places(&odd.only_b))?;
+        Ok(o.into())
     })
 }

@@ -169,6 +169,20 @@ impl Viewer {
         self.replace_set("marks", &pts, [1.0, 0.1, 0.6], true)
     }
 
+    /// The edges of the triangles of the index range `start..start + count` as lines in a
+    /// color (another mesh drawn over this one, as the comparison does); count 0 removes them.
+    pub fn set_edges(&mut self, start: u32, count: u32, r: f32, g: f32, b: f32) -> Result<(), JsError> {
+        let pts = self.geo.as_ref().map(|geo| geo.edges(start as usize, count as usize)).unwrap_or_default();
+        self.replace_set("edges", &pts, [r, g, b], false)
+    }
+
+    /// Line segments (x, y, z of both ends each) in a color, depth-tested: how far vertices
+    /// moved, in the comparison; an empty array removes them.
+    pub fn set_segments(&mut self, points: Vec<f32>, r: f32, g: f32, b: f32) -> Result<(), JsError> {
+        let n = points.len() / 6 * 6;
+        self.replace_set("segments", &points[..n], [r, g, b], false)
+    }
+
     /// Boxes as min x, y, z, max x, y, z sextuples in a color: `kind` 0 bone bounds measured
     /// from the weights (dashed), 1 stored bounds, 2 stored bone bounds. Stored boxes are solid
     /// and drawn first, so a measured box on the same edges shows as dashes over them. An empty

@@ -203,8 +203,13 @@ impl Geometry {
 
     /// The three edges of every triangle of every section.
     pub fn wireframe(&self) -> Vec<f32> {
+        self.edges(0, self.indices.len())
+    }
+
+    /// The three edges of every triangle of the index range `start..start + count`.
+    pub fn edges(&self, start: usize, count: usize) -> Vec<f32> {
         let mut out = Vec::new();
-        for t in self.valid_triangles(0, self.indices.len()) {
+        for t in self.valid_triangles(start, count) {
             for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
                 out.extend_from_slice(&self.positions[a as usize * 3..a as usize * 3 + 3]);
                 out.extend_from_slice(&self.positions[b as usize * 3..b as usize * 3 + 3]);
