@@ -3,7 +3,8 @@
 // and span bounds come from the document worker a window at a time (a few screens around
 // the one shown), so painting a screen never waits on the worker unless it jumped far.
 // Each byte carries data-offset and data-confidence; a selected byte aria-selected="true";
-// bytes another panel marks (a picked triangle's vertices) the class `vx`.
+// bytes another panel marks (a picked triangle's vertices) the class `vx`. The comparison
+// panel (web/compare.js) makes views of its own that follow no tab (`follow: false`).
 import { state, on, emit, select } from './state.js';
 import { docs } from './docs.js';
 
@@ -15,7 +16,9 @@ const MAX_SCROLL_PX = 8_000_000;
 const MARGIN_ROWS = 192; // fetched beyond each edge of the screen
 
 export class HexView {
-  constructor(el) {
+  /** `follow`: show the active tab and the page's selection (the inspector's view); without
+   *  it the owner calls `show` and overrides `current`, `tint`, `onDown` and `onKey`. */
+  constructor(el, { follow = true } = {}) {
     this.el = el;
     this.doc = null;
     this.top = 0; // first row on screen
@@ -44,16 +47,22 @@ export class HexView {
     // The view's height is read only when it changes, so painting never forces a layout.
     this.viewH = 0;
     new ResizeObserver(() => { this.viewH = this.body.clientHeight; this.scrollPx = null; this.layout(); }).observe(this.el);
+    this.marks = [];
+    this.byteMarks = null;
+    this.painted = null; // the selection and cursor the rows show
+    this.following = follow;
+    if (follow) this.follow();
+  }
+
+  /** Follows the page: the active tab, previews, annotations, marks and the selection. */
+  follow() {
     on('active', (doc) => this.show(doc));
     on('preview', (file) => this.preview(file));
     on('preview-decoded', ({ name, window: w }) => this.previewDecoded(name, w));
-    this.marks = [];
     on('annotations', (marks) => { this.marks = marks; this.invalidate(); this.paint(); });
     // Bytes another panel points at besides the selection (the 3D view: a picked triangle's
     // vertices): {handle, ranges: [[start, end], ...]}, or null to clear.
-    this.byteMarks = null;
     on('byte-marks', (m) => { this.byteMarks = m?.ranges?.length ? m : null; this.invalidate(); this.paint(); });
-    this.painted = null; // the selection and cursor the rows show
     on('selection', (sel) => {
       const old = this.painted;
       this.painted = { start: sel.start, end: sel.end, cursor: sel.cursor };
@@ -68,7 +77,7 @@ export class HexView {
     this.top = 0;
     this.cache = null;
     if (!doc?.preview) this.provisional = null;
-    this.firstPaint = doc ? doc.handle : null;
+    this.firstPaint = doc && this.following ? doc.handle : null; // the page's first-rows mark
     this.painted = null;
     this.invalidate();
     this.el.dataset.handle = doc ? doc.handle : '';
@@ -161,6 +170,7 @@ export class HexView {
     const frac = range > 0 ? Math.min(1, st / range) : 0;
     this.top = Math.round(frac * this.maxTop());
     this.paint();
+    this.onTop?.(this.top);
   }
 
   scrollToRow(row) {
@@ -172,6 +182,13 @@ export class HexView {
       this.scroller.scrollTop = want;
     }
     this.paint();
+    this.onTop?.(this.top);
+  }
+
+  /** The selection and cursor to show: the page's, in this view's document. */
+  current(doc) {
+    const sel = state.selection?.handle === doc.handle ? state.selection : null;
+    return { sel, cursor: sel ? state.cursor : null };
   }
 
   /** Scrolls so byte `offset` is on screen. */
@@ -233,8 +250,7 @@ export class HexView {
     const end = Math.min(doc.size, start + this.rows.length * ROW);
     this.ensure(start, end);
     const c = this.cache?.handle === doc.handle ? this.cache : null;
-    const sel = state.selection?.handle === doc.handle ? state.selection : null;
-    const cursor = sel ? state.cursor : null;
+    const { sel, cursor } = this.current(doc);
     const n = this.rows.length;
     // Rows already showing a wanted offset keep it; the others are free for the rest.
     const keep = new Map();
@@ -311,10 +327,11 @@ export class HexView {
       const cur = code >= 0 && o === cursor;
       const ann = code >= 0 && this.marks.length > 0 && this.marks.some((m) => m.start <= o && o < m.end);
       const vx = code >= 0 && bm != null && bm.some(([a, b]) => a <= o && o < b);
+      const tint = code < 0 ? '' : this.tint ? this.tint(o, code) : LV_CLASS[code];
       const cls = code < 0 ? (pending ? 'b pending' : 'b none')
-        : `${LV_CLASS[code]}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}${ann ? ' ann' : ''}${vx ? ' vx' : ''}`;
+        : `b ${tint}${c.fs[k] ? ' fs' : ''}${selected ? ' sel' : ''}${cur ? ' cur' : ''}${ann ? ' ann' : ''}${vx ? ' vx' : ''}`;
       const ccls = code < 0 ? (pending ? 'c pending' : 'c none')
-        : `c lv-${LEVELS[code]}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
+        : `c ${tint}${selected ? ' sel' : ''}${cur ? ' cur' : ''}`;
       const st = r.k[i];
       if (st.v !== v) {
         st.v = v;
@@ -490,7 +507,8 @@ export function decodeWindow(start, bytes, b) {
 }
 
 const ASCII = Array.from({ length: 256 }, (_, v) => (v >= 0x20 && v < 0x7f ? String.fromCharCode(v) : '.'));
-const LV_CLASS = LEVELS.map((l) => `b lv-${l}`);
+/** A byte's color class from its confidence code (a view's `tint` may give another). */
+export const LV_CLASS = LEVELS.map((l) => `lv-${l}`);
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 function div(cls) {

@@ -13,7 +13,7 @@ const OPT = { wireframe: 1, normals: 2, tangents: 4, bounds: 8, checker: 16, cul
 const LAYER = { selection: 1, shadow: 2, invalid: 3, grid: 10 };
 /** Above this many triangles the view does not try to draw (a clear message instead). */
 export const MAX_TRIANGLES = 6_000_000;
-const MAX_LINES_TRIANGLES = 1_500_000;
+export const MAX_LINES_TRIANGLES = 1_500_000;
 /**
  * Box colors (r, g, b in 0..1). Stored boxes are solid, measured ones dashed (the renderer
  * draws them so; the measured LOD box's color is the renderer's own, repeated here for the
@@ -141,29 +141,13 @@ export class MeshView {
   }
 
   resize() {
-    const r = this.stage.getBoundingClientRect();
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    this.canvas.width = Math.max(1, Math.round(r.width * dpr));
-    this.canvas.height = Math.max(1, Math.round(r.height * dpr));
-    this.view?.resize(this.canvas.width, this.canvas.height);
+    fitCanvas(this.stage, this.canvas, this.view);
     this.redraw();
   }
 
   /** Asks for one frame on the next animation frame, once however often it is called. */
   redraw() {
-    if (this.pending || !this.view) return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      if (!this.view || !this.mesh) return;
-      try {
-        this.view.render();
-        this.frames++;
-        this.canvas.dataset.frames = String(this.frames);
-      } catch (e) {
-        this.say(`Drawing failed: ${e.message ?? e}`);
-      }
-    });
+    drawSoon(this, () => this.mesh);
   }
 
   /** No mesh to show: an empty canvas, not the last document's picture. */
@@ -532,24 +516,7 @@ export class MeshView {
     const file = this.fileOf(sel.handle);
     if (file == null) return;
     emit('byte-marks', null);
-    const tris = new Set();
-    const verts = new Set();
-    const overlap = (src, count) => {
-      if (!src || src.file !== file || !src.stride) return null;
-      const end = src.offset + count * src.stride;
-      const a = Math.max(sel.start, src.offset);
-      const b = Math.min(sel.end, end);
-      if (a >= b) return null;
-      return [Math.floor((a - src.offset) / src.stride), Math.ceil((b - src.offset) / src.stride)];
-    };
-    for (const s of this.mesh.sections) {
-      const iv = overlap(s.index_source, s.index_count);
-      if (iv) {
-        for (let t = Math.floor((s.index_start + iv[0]) / 3); t < Math.ceil((s.index_start + iv[1]) / 3) && tris.size < 500000; t++) tris.add(t);
-      }
-      const vv = overlap(s.vertex_source, s.vertex_count);
-      if (vv) for (let v = vv[0]; v < vv[1] && verts.size < 20000; v++) verts.add(s.vertex_start + v);
-    }
+    const { tris, verts } = elementsInBytes(this.mesh, file, sel.start, sel.end);
     this.view.set_overlay(LAYER.selection, new Uint32Array(tris), 1.0, 0.85, 0.1);
     this.view.set_marked_vertices(new Uint32Array(verts));
     this.canvas.dataset.highlighted = `${tris.size},${verts.size}`;
@@ -574,11 +541,65 @@ export class MeshView {
   }
 }
 
+/** Sizes `canvas` to `stage` in device pixels (at most two per CSS pixel) and tells the
+ *  renderer `view`. */
+export function fitCanvas(stage, canvas, view) {
+  const r = stage.getBoundingClientRect();
+  const dpr = Math.min(window.devicePixelRatio || 1, 2);
+  canvas.width = Math.max(1, Math.round(r.width * dpr));
+  canvas.height = Math.max(1, Math.round(r.height * dpr));
+  view?.resize(canvas.width, canvas.height);
+}
+
+/** Renders `owner.view` on the next animation frame (once however often it is asked) when
+ *  `has()` says there is something to draw; counts the frames in the canvas's data-frames and
+ *  says a failure through `owner.say`. `owner`: {view, canvas, frames, pending, say}. */
+export function drawSoon(owner, has) {
+  if (owner.pending || !owner.view) return;
+  owner.pending = true;
+  requestAnimationFrame(() => {
+    owner.pending = false;
+    if (!owner.view || !has()) return;
+    try {
+      owner.view.render();
+      owner.frames++;
+      owner.canvas.dataset.frames = String(owner.frames);
+    } catch (e) {
+      owner.say(`Drawing failed: ${e.message ?? e}`);
+    }
+  });
+}
+
+/**
+ * The triangles and vertices of `mesh` whose bytes in file `file` of its sources (0 the
+ * document's own) overlap [start, end): {tris, verts} as Sets, at most 500,000 and 20,000.
+ */
+export function elementsInBytes(mesh, file, start, end) {
+  const tris = new Set();
+  const verts = new Set();
+  const overlap = (src, count) => {
+    if (!src || src.file !== file || !src.stride) return null;
+    const a = Math.max(start, src.offset);
+    const b = Math.min(end, src.offset + count * src.stride);
+    if (a >= b) return null;
+    return [Math.floor((a - src.offset) / src.stride), Math.ceil((b - src.offset) / src.stride)];
+  };
+  for (const s of mesh.sections) {
+    const iv = overlap(s.index_source, s.index_count);
+    if (iv) {
+      for (let t = Math.floor((s.index_start + iv[0]) / 3); t < Math.ceil((s.index_start + iv[1]) / 3) && tris.size < 500000; t++) tris.add(t);
+    }
+    const vv = overlap(s.vertex_source, s.vertex_count);
+    if (vv) for (let v = vv[0]; v < vv[1] && verts.size < 20000; v++) verts.add(s.vertex_start + v);
+  }
+  return { tris, verts };
+}
+
 /**
  * Multisampling, unless the WebGL renderer is software (SwiftShader, llvmpipe), where it costs
  * about three times the frame time (docs/viewer.md). `#aa=0` / `#aa=1` in the address decide.
  */
-function antialias() {
+export function antialias() {
   const m = /(?:^|[#&])aa=([01])/.exec(location.hash);
   if (m) return m[1] === '1';
   try {
@@ -593,7 +614,7 @@ function antialias() {
 }
 
 /** r, g, b (0..255) of a CSS color as getComputedStyle gives it (#rrggbb or rgb()). */
-function cssColor(text) {
+export function cssColor(text) {
   const t = text.trim();
   const h = /^#([0-9a-f]{6})$/i.exec(t);
   if (h) return [0, 2, 4].map((i) => parseInt(h[1].slice(i, i + 2), 16));
@@ -602,7 +623,7 @@ function cssColor(text) {
   return [237, 237, 232];
 }
 
-function addStyles() {
+export function addStyles() {
   if (document.querySelector('link[data-viewer]')) return;
   const link = el('link', { rel: 'stylesheet', href: new URL('./viewer.css', import.meta.url).href });
   link.dataset.viewer = '';
