@@ -59,3 +59,24 @@ export function rareValues(report, format, tree) {
   }
   return out;
 }
+
+/** A census saved earlier, as text: the page's report (Census… → JSON: `{files, entries}`) or
+ *  `meshscope census --json` (one entry a line). In the second, the census's file count is the
+ *  most files any entry was seen in (every file has its magic). Throws saying what is wrong. */
+export function parseCensus(text, name = 'census') {
+  const t = text.trim();
+  let whole = null;
+  try { whole = JSON.parse(t); } catch { /* JSON Lines, or not a census */ }
+  let report = whole?.entries ? whole : null;
+  if (!report) {
+    const entries = t.split('\n').filter((l) => l.trim()).map((l, k) => {
+      try { return JSON.parse(l); } catch (e) { throw new Error(`not a census: line ${k + 1} is not JSON (${e.message})`); }
+    });
+    report = { files: entries.reduce((n, e) => Math.max(n, Number(e?.files) || 0), 0), entries };
+  }
+  if (!Array.isArray(report?.entries) || !report.entries.every((e) => e && typeof e.path === 'string' && Array.isArray(e.values))) {
+    throw new Error('not a census: no entries with a path and values');
+  }
+  if (!(report.files > 0)) throw new Error('not a census: it counts no files');
+  return { ...report, source: name };
+}
