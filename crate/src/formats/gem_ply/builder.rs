@@ -99,7 +99,7 @@ pub struct Builder {
 
 impl Builder {
     pub fn new(magic: Magic) -> Self {
-        Builder { ply: Ply { magic, chunks: Vec::new() } }
+        Builder { ply: Ply { magic, ..Ply::default() } }
     }
 
     pub fn chunk(mut self, c: Chunk) -> Self {

@@ -3,8 +3,9 @@
 //! the consistency checks.
 
 use super::subs::{lossy, subs_of, Sub};
+use super::values::index_values;
 use super::vertex::{Kind, Layout, Sem, VElem};
-use super::{Buf, Chunk, Column, Name, Parsed, Places, Ply};
+use super::{Chunk, Name, Parsed, Places, Ply};
 use crate::error::Error;
 use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
@@ -95,44 +96,11 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     vertex_checks(&mut d, &lod, &places, &v);
     guessed_counts(&mut d, &ply, &places, v.count);
     facts(&mut d, &v, &ix, &subs, skin);
-    let columns = v.layout.columns(v.data, v.stride);
-    let mut ply = ply;
-    into_values(&mut ply, bytes, columns, ix.values.clone());
+    let vertex_layout = Some(v.layout);
     lod.indices = ix.values;
     d.mesh = Mesh { lods: vec![lod] };
-    d.details = Details::GemPly(ply);
+    d.details = Details::GemPly(Ply { vertex_layout, ..ply });
     d
-}
-
-/// Replaces the buffers' file ranges by their decoded values, which the writer encodes:
-/// the first VERT by the layout's columns, any later VERT (which nothing describes) and
-/// a first VERT whose layout does not tile its vertices as one column of bytes.
-fn into_values(ply: &mut Ply, bytes: &[u8], first_columns: Option<Vec<Column>>, first_indices: Vec<u32>) {
-    let (mut columns, mut indices) = (first_columns, Some(first_indices));
-    for c in &mut ply.chunks {
-        match c {
-            Chunk::Vert { size, data, .. } => {
-                let raw = data.file_bytes(bytes).unwrap_or(&[]);
-                let cols =
-                    columns.take().unwrap_or_else(|| vec![Kind::Raw(*size as u32).column(0, raw, *size as usize)]);
-                *data = Buf::Values(cols);
-            }
-            Chunk::Indices { wide, data } => {
-                let raw = data.file_bytes(bytes).unwrap_or(&[]);
-                let v = indices.take().unwrap_or_else(|| index_values(raw, *wide));
-                *data = Buf::Values(v);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn index_values(data: &[u8], wide: bool) -> Vec<u32> {
-    if wide {
-        data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
-    } else {
-        data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
-    }
 }
 
 /// The layout of the first submesh, checked against the others, fitted to `vertex_size`,

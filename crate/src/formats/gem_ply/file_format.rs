@@ -20,9 +20,9 @@ impl FileFormat for GemPly {
     fn decode_structure(&self, bytes: &[u8]) -> Option<Decode> {
         Some(super::decode_structure(bytes))
     }
-    fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
+    fn rewrite(&self, details: &Details, bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
         match details {
-            Details::GemPly(p) => Some(super::write(p)),
+            Details::GemPly(p) => Some(super::rewrite(p, bytes)),
             _ => None,
         }
     }

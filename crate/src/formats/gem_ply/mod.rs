@@ -14,6 +14,7 @@ pub mod fixtures;
 mod format;
 mod submesh;
 mod subs;
+mod values;
 pub mod vertex;
 mod writer;
 
@@ -136,9 +137,9 @@ pub struct SubmAs2 {
     pub material: Name,
 }
 
-/// A large buffer (vertices, indices): a range of the file while the chunk loop runs (the
-/// vertex layout is known only after it, and the cheap pass copies nothing), then the
-/// decoded values, which are what the writer encodes.
+/// A large buffer (vertices, indices): a range of the file as decoded (the cheap pass and
+/// the decode copy nothing), or values, which are what the writer encodes (a built file's,
+/// or `Ply::with_values` for a rewrite).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Buf<T> {
     File { start: usize, len: usize },
@@ -258,11 +259,14 @@ impl Chunk {
 pub struct Ply {
     pub magic: Magic,
     pub chunks: Vec<Chunk>,
+    /// The first VERT's layout as the decode fitted it to `vertex_size`: how `with_values`
+    /// reads its vertices into columns (`None` where nothing decoded it).
+    pub vertex_layout: Option<vertex::Layout>,
 }
 
 impl Default for Ply {
     fn default() -> Self {
-        Ply { magic: Magic::Eply, chunks: Vec::new() }
+        Ply { magic: Magic::Eply, chunks: Vec::new(), vertex_layout: None }
     }
 }
 
@@ -424,6 +428,12 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         }
     }
     p
+}
+
+/// The file written again from its decoded `Ply` and the bytes it was read from: the buffers'
+/// values are made from them here, not by the decode.
+pub fn rewrite(ply: &Ply, file: &[u8]) -> Result<Vec<u8>, Error> {
+    write(&ply.with_values(file))
 }
 
 /// Decodes a whole file: the cheap pass, then the vertex layout, mesh and checks.
