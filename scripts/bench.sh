@@ -22,5 +22,6 @@ echo "## census in the page (48,000 builder MeshSets dropped on the panel)"; nod
 }
 echo "## native diff (two 64 MB .ply, 1,000 changed bytes)"; cargo run -q --release --example bench_diff -- --write
 echo "## diff in wasm under Node (the same files)"; node scripts/bench-diff-wasm.mjs
+echo "## diff in the page (the same files, from a link)"; node scripts/bench-compare-page.mjs
 echo "## page (hex view)";                     node scripts/bench-page.mjs
 echo "## 3D view";                             node scripts/bench-viewer.mjs

@@ -127,6 +127,23 @@ test('the 3D view shows the moved vertex and the changed triangle, and the link 
   await fresh.locator('#cmp-3d').screenshot({ path: `${OUT}compare-3d-dark-view.png` });
   await framed(fresh);
   await fresh.screenshot({ path: `${OUT}compare-3d-dark.png` });
+  // The keyboard: in the list, Home chooses the first row shown and the down arrow the next;
+  // the canvas orbits with the arrows (a new frame); Esc closes the panel, the focus back on
+  // Compare….
+  await fresh.focus('#cmp-table');
+  await fresh.keyboard.press('Home');
+  const first = await fresh.$eval('#cmp-table tbody tr', (tr) => tr.dataset.index);
+  await fresh.waitForFunction((i) => document.querySelector('#cmp-table tr[aria-selected=true]')?.dataset.index === i, first);
+  await fresh.keyboard.press('ArrowDown');
+  const second = await fresh.$eval('#cmp-table tbody tr:nth-child(2)', (tr) => tr.dataset.index);
+  await fresh.waitForFunction((i) => document.querySelector('#cmp-table tr[aria-selected=true]')?.dataset.index === i, second);
+  const frames = Number(await fresh.$eval('#cmp3d-canvas', (e) => e.dataset.frames));
+  await fresh.focus('#cmp3d-canvas');
+  await fresh.keyboard.press('ArrowLeft');
+  await fresh.waitForFunction((n) => Number(document.querySelector('#cmp3d-canvas').dataset.frames) > n, frames);
+  await fresh.keyboard.press('Escape');
+  await fresh.waitForSelector('#compare', { state: 'hidden' });
+  assert.equal(await fresh.evaluate(() => document.activeElement?.id), 'compare-button');
   assert.deepEqual(fresh.errors, []);
   await fresh.close();
 });

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, openPage, OUT } from './browser.mjs';
-import { needsSamples, assertSamples, gemPly } from './samples.mjs';
+import { needsSamples, assertSamples, gemPly, gemPlyPath } from './samples.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -169,6 +169,10 @@ test('compare with census: a value no sample holds is the one rare field of the 
     const again = await page.$$eval('#cmp-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
     assert.deepEqual(again, rows, name);
   }
+  // A folder: a census of its files is made here, then A is compared with it.
+  await page.setInputFiles('#cmp-census-folder', gemPlyPath(''));
+  await page.waitForFunction(() => document.querySelector('#cmp-status').textContent.endsWith('of 6 files (a folder of 6 files)'), null, { timeout: 60000 });
+  assert.deepEqual(await page.$$eval('#cmp-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent))), rows, 'folder');
   // A file that is no census says so.
   await page.setInputFiles('#cmp-census-file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') });
   await page.waitForFunction(() => /^notes\.json: not a census/.test(document.querySelector('#cmp-status').textContent));

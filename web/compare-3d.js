@@ -101,9 +101,13 @@ export class CompareMesh {
     drawSoon(this, () => this.scene);
   }
 
-  /** Shows documents `a` and `b` ({handle, name}) compared with `tolerance`, from LOD 0. */
+  /** Shows documents `a` and `b` ({handle, name}) compared with `tolerance`, from LOD 0; the
+   *  same two again (a new tolerance) keep their scene: the distances do not depend on it. */
   async show(a, b, tolerance) {
     await this.start();
+    const key = [a, b].map((d) => `${d.handle}+${d.summary?.attached?.length ?? 0}`).join();
+    if (this.scene && this.key === key) return this.setTolerance(tolerance);
+    this.key = key;
     this.docs = { a, b };
     this.tolerance = tolerance;
     this.lod.replaceChildren();
@@ -138,12 +142,20 @@ export class CompareMesh {
     this.view.set_geometry(scene.positions, scene.normals, new Float32Array(0), new Float32Array(0), scene.indices);
     if (keep != null) this.view.set_distance(keep);
     this.view.set_z_up(flatInZ(scene.positions));
+    // The sections once per LOD (each setting rebuilds the GPU meshes): colors and visibility
+    // follow in apply().
+    const secs = [...scene.sections.a, ...scene.sections.b];
+    const colors = new Float32Array(secs.length * 3);
+    secs.forEach((_, k) => colors.set(COLOR.same, k * 3));
+    this.view.set_sections(new Uint32Array(secs.map((x) => x.start)), new Uint32Array(secs.map((x) => x.count)),
+      new Uint8Array(secs.map((x) => x.flags)), colors);
     this.canvas.dataset.lod = String(n);
     this.apply();
   }
 
   clear(text) {
     this.scene = null;
+    this.key = null;
     this.say(text);
     this.legend.replaceChildren();
     this.info.textContent = '';
@@ -171,12 +183,7 @@ export class CompareMesh {
     s.moved = moved;
     s.far = far;
     const show = { a: mode !== 'b', b: mode === 'b' };
-    const secs = [...s.sections.a, ...s.sections.b];
-    const colors = new Float32Array(secs.length * 3);
-    secs.forEach((_, k) => colors.set(COLOR.same, k * 3));
-    this.view.set_sections(new Uint32Array(secs.map((x) => x.start)), new Uint32Array(secs.map((x) => x.count)),
-      new Uint8Array(secs.map((x) => x.flags)), colors);
-    secs.forEach((x, k) => this.view.set_section_visible(k, show[x.side]));
+    [...s.sections.a, ...s.sections.b].forEach((x, k) => this.view.set_section_visible(k, show[x.side]));
     this.view.set_vertex_colors(vertexColors(s, tol, far));
     this.view.set_overlay(LAYER.onlyA, s.onlyA, ...COLOR.onlyA);
     this.view.set_overlay(LAYER.onlyB, s.onlyB, ...COLOR.onlyB);
