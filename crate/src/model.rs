@@ -1,14 +1,86 @@
 //! What a format decoder hands back, in terms neither the formats nor the document own:
-//! `Decode` (spans, regions, mesh, errors, checks, facts) and `Check`, and for a companion
+//! `Format` (a name), `Details` (a format's own type), `Decode` (spans, regions, mesh,
+//! errors, checks, facts, details) and `Check`, and for a companion
 //! file what it reads of its parent (`Parent`) and what it adds (`Attachment`). The formats
 //! fill them, `document.rs` indexes and applies them, the census reads them; the value
 //! formatters are `show.rs`.
 
 use crate::error::Error;
-use crate::formats::{Details, Format};
 use crate::mesh::{self, Mesh};
 use crate::span::{Fields, Span};
 use serde::Serialize;
+use std::any::Any;
+
+/// A file format, known by its name: what the page, the command line's JSON and the census
+/// show (`"gem-ply"`). Each format declares its own where it lives (`Format::GemPly` in
+/// `formats/gem_ply/`), so a new one adds nothing here; `Unknown` is a file of raw bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Format(&'static str);
+
+impl Format {
+    /// A file of no format we know.
+    #[allow(non_upper_case_globals)] // named like the formats' own constants
+    pub const Unknown: Format = Format("unknown");
+
+    /// The format named `name`; names are unique (a test checks the list).
+    pub const fn new(name: &'static str) -> Format {
+        Format(name)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0
+    }
+}
+
+impl Default for Format {
+    fn default() -> Self {
+        Format::Unknown
+    }
+}
+
+impl Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+/// The decoded structure a format keeps for its writer and the command line, of the
+/// format's own type: the format that made it reads it back with `get`.
+#[derive(Default)]
+pub struct Details(Option<Box<dyn Any + Send + Sync>>);
+
+impl Details {
+    pub fn new<T: Any + Send + Sync>(value: T) -> Details {
+        Details(Some(Box::new(value)))
+    }
+
+    /// The details, when they are a `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.as_ref()?.downcast_ref()
+    }
+
+    /// The details taken out, when they are a `T` (else they stay).
+    pub fn take<T: Any>(&mut self) -> Option<T> {
+        let b = self.0.take()?;
+        match b.downcast::<T>() {
+            Ok(t) => Some(*t),
+            Err(other) => {
+                self.0 = Some(other);
+                None
+            }
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl std::fmt::Debug for Details {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Details(..)" } else { "Details(none)" })
+    }
+}
 
 /// A check a decoder ran: a stored value against one it measured or recomputed.
 #[derive(Debug, Clone, PartialEq, Serialize)]

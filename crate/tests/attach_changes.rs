@@ -4,7 +4,7 @@
 
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
 use meshscope::formats::frostbite::{guid, MeshSetDetails};
-use meshscope::formats::{self, Details, Format};
+use meshscope::formats::{self, Format};
 use meshscope::model::Check;
 use meshscope::{open, Document};
 
@@ -20,10 +20,7 @@ fn two_lods() -> Built {
 }
 
 fn details(doc: &Document) -> &MeshSetDetails {
-    match &doc.details {
-        Details::MeshSet(m) => m,
-        _ => panic!("{} is not a MeshSet", doc.name),
-    }
+    doc.details.get::<MeshSetDetails>().unwrap_or_else(|| panic!("{} is not a MeshSet", doc.name))
 }
 
 fn names(checks: &[Check]) -> Vec<&str> {
@@ -51,7 +48,7 @@ fn a_chunk_attached_to_one_lod_changes_that_lod_its_checks_and_nothing_else() {
     // The grid of one quad: 4 vertices, 2 triangles, indices into this chunk (file 1).
     assert_eq!((lod.index, lod.lod.vertex_count(), lod.lod.triangle_count()), (1, 4, 2));
     assert_eq!(lod.lod.sections[0].vertex_source.unwrap().file, 1);
-    let Some(Details::MeshSet(now)) = &p.details else { panic!("new details") };
+    let Some(now) = p.details.as_ref().and_then(|d| d.get::<MeshSetDetails>()) else { panic!("new details") };
     assert_eq!(now.chunk_found, [false, true]);
     // The parent's checks, unchanged and in order, then LOD 1's measured ones (no GUID in the
     // name, so no GUID check).

@@ -3,7 +3,7 @@
 //! and the field, the spans before it kept, never a panic.
 
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
-use meshscope::formats::frostbite::{guid, write_meshset};
+use meshscope::formats::frostbite::{guid, write_meshset, MeshSetDetails};
 use meshscope::open;
 
 fn built(mesh_type: u8, inline: bool) -> Built {
@@ -109,10 +109,7 @@ fn pointers_out_of_place_are_named() {
     let doc = open("p.res", r);
     assert!(doc.errors.iter().any(|e| e.path == "header.lod_pointer[0]"), "{:?}", doc.errors);
     // A relocation entry removed: the pointer it named is reported as not listed.
-    let mut m = match &open("p.res", b.resource.clone()).details {
-        meshscope::formats::Details::MeshSet(m) => m.clone(),
-        _ => unreachable!(),
-    };
+    let mut m = open("p.res", b.resource.clone()).details.get::<MeshSetDetails>().unwrap().clone();
     let table = m.resmeta_computed[0] as usize;
     let mut r = write_meshset(&m).unwrap();
     r[table..table + 4].copy_from_slice(&0u32.to_le_bytes());
@@ -157,10 +154,7 @@ fn counts_past_their_space() {
 #[test]
 fn overlapping_streams_and_bad_indices() {
     let b = built(0, false);
-    let m = match &open("o.res", b.resource.clone()).details {
-        meshscope::formats::Details::MeshSet(m) => m.clone(),
-        _ => unreachable!(),
-    };
+    let m = open("o.res", b.resource.clone()).details.get::<MeshSetDetails>().unwrap().clone();
     // Section 1's vertices moved onto section 0's.
     let mut m2 = m.clone();
     m2.lods[0].sections[1].vertex_offset = 16;
@@ -218,10 +212,7 @@ fn overlapping_streams_and_bad_indices() {
     let e = doc.errors.iter().find(|e| e.path == "lod[0].index_format").unwrap_or_else(|| panic!("{:?}", doc.errors));
     assert_eq!(e.offset, field(&doc, "lod[0].index_format"));
     // An element that passes its stream's stride: named by the declaration's element.
-    let mut m6 = match &open("o.res", b.resource.clone()).details {
-        meshscope::formats::Details::MeshSet(m) => m.clone(),
-        _ => unreachable!(),
-    };
+    let mut m6 = open("o.res", b.resource.clone()).details.get::<MeshSetDetails>().unwrap().clone();
     let k = m6.lods[0].sections[0].stored.used().iter().position(|e| e.stream == 0).unwrap();
     m6.lods[0].sections[0].stored.elements[k].offset = 250;
     let mut doc = open("o.res", write_meshset(&m6).unwrap());

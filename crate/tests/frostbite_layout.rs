@@ -9,7 +9,7 @@ use meshscope::formats::frostbite::builder::{
 };
 use meshscope::formats::frostbite::placement::{HeaderPlace, LodPlace, Placement};
 use meshscope::formats::frostbite::{guid, write_meshset, MeshSetDetails};
-use meshscope::formats::{Details, Format};
+use meshscope::formats::Format;
 use meshscope::{open, Document};
 
 fn u16at(r: &[u8], o: usize) -> u16 {
@@ -26,10 +26,7 @@ fn align(v: usize, a: usize) -> usize {
 }
 
 fn details(doc: &Document) -> &MeshSetDetails {
-    match &doc.details {
-        Details::MeshSet(m) => m,
-        _ => panic!("{} is not a MeshSet", doc.name),
-    }
+    doc.details.get::<MeshSetDetails>().unwrap_or_else(|| panic!("{} is not a MeshSet", doc.name))
 }
 
 /// A section with bones when the mesh is skinned or composite.

@@ -4,7 +4,7 @@
 use meshscope::djb2_xor;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built, TriMesh};
 use meshscope::formats::frostbite::{guid, MeshSetDetails};
-use meshscope::formats::{Details, Format};
+use meshscope::formats::Format;
 use meshscope::{open, Confidence, Document};
 
 fn rigid() -> BuildMesh {
@@ -52,10 +52,7 @@ fn open_built(b: &Built, name: &str) -> (Document, Vec<Document>) {
 }
 
 fn details(doc: &Document) -> &MeshSetDetails {
-    match &doc.details {
-        Details::MeshSet(m) => m,
-        _ => panic!("not a MeshSet"),
-    }
+    doc.details.get::<MeshSetDetails>().unwrap_or_else(|| panic!("not a MeshSet"))
 }
 
 #[test]

@@ -4,7 +4,6 @@
 
 use meshscope::formats::gem_ply::fixtures::{all, Fixture};
 use meshscope::formats::gem_ply::{Chunk, Ply};
-use meshscope::formats::Details;
 
 fn close(a: f32, b: f32, tol: f32) -> bool {
     (a - b).abs() <= tol + 1e-6
@@ -96,7 +95,7 @@ fn every_fixture_decodes_to_what_was_built() {
 fn ply_of(name: &str) -> (meshscope::Document, Ply) {
     let f = all().into_iter().find(|f| f.name == name).unwrap();
     let doc = meshscope::open(name, f.bytes);
-    let Details::GemPly(p) = &doc.details else { panic!() };
+    let Some(p) = doc.details.get::<Ply>() else { panic!() };
     let p = p.clone();
     (doc, p)
 }

@@ -82,7 +82,7 @@ fn a_file_cut_at_a_chunk_boundary_keeps_the_chunks_before_it() {
     let Some(bytes) = common::gem_ply_bytes("ger1.ply") else { return };
     let doc = meshscope::open("ger1.ply", bytes[..bytes.len() - 4].to_vec());
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
-    let meshscope::formats::Details::GemPly(p) = &doc.details else { panic!() };
+    let Some(p) = doc.details.get::<meshscope::formats::gem_ply::Ply>() else { panic!() };
     assert!(!p.mirrored() && p.chunk_ids() == ["BNDS", "MESH", "VERT", "INDX"]);
     assert!(doc.mesh.lods[0].sections[0].mirrored);
     // Cut before VERT: the submesh has nothing to draw from.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use meshscope::formats::Details;
+use meshscope::formats::gem_ply::Ply;
 use meshscope::{Confidence, Document};
 
 /// The sample decoded; `None` when the samples folder is missing (the test then skips).
@@ -29,7 +29,7 @@ fn samples_decode_fully_and_match_the_table() {
         assert_eq!(doc.format, meshscope::Format::GemPly, "{file}");
         assert!(doc.errors.is_empty(), "{file}: {:?}", doc.errors);
         assert_eq!(doc.coverage().uncovered, 0, "{file}");
-        let Details::GemPly(p) = &doc.details else { panic!("{file}: no details") };
+        let Some(p) = doc.details.get::<Ply>() else { panic!("{file}: no details") };
         assert_eq!(p.magic.name(), magic);
         assert_eq!(p.chunk_ids().join(" "), chunks, "{file}");
         assert_eq!(p.vert_header().map(|v| v.1), Some(stride), "{file}");
@@ -51,7 +51,7 @@ fn samples_roundtrip_byte_identical() {
     use meshscope::formats::gem_ply::{write, Buf, Chunk, Values};
     for (file, ..) in TABLE {
         let Some(doc) = sample(file) else { return };
-        let Details::GemPly(decoded) = &doc.details else { panic!("{file}: no details") };
+        let Some(decoded) = doc.details.get::<Ply>() else { panic!("{file}: no details") };
         // The decode keeps the buffers as ranges of the file; a rewrite makes their values.
         for c in &decoded.chunks {
             match c {

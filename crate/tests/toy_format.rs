@@ -6,17 +6,27 @@
 
 use meshscope::document::Document;
 use meshscope::error::Result;
-use meshscope::formats::{FileFormat, Format};
+use meshscope::formats::{Details, FileFormat, Format};
 use meshscope::model::{Basis, Check, Decode};
 use meshscope::read::Reader;
 use meshscope::Confidence;
 
-/// The format's one implementation (in a real format: `formats/toy/mod.rs`).
+/// The format's one implementation (in a real format: `formats/toy/file_format.rs`).
 struct Toy;
+
+/// Its name, declared where the format is (in the crate: `impl Format { pub const Toy .. }`).
+const TOY: Format = Format::new("toy");
+
+/// What the toy keeps for its writer: the items as read. Any type of the format's own.
+#[derive(Debug, PartialEq)]
+struct ToyDetails {
+    items: Vec<(u16, u16)>,
+}
 
 /// Reads the file after its description into `d`; stops at the first error, keeping what it
 /// read.
 fn read(d: &mut Decode, r: &mut Reader) -> Result<()> {
+    let mut items = Vec::new();
     let f = &mut d.fields;
     f.fourcc(r, "header.magic", Confidence::Proven, "TOY1.")?;
     let count: u32 = f.read(r, "header.count", Confidence::Proven, "Items that follow.")?;
@@ -36,17 +46,18 @@ fn read(d: &mut Decode, r: &mut Reader) -> Result<()> {
         let base = r.offset();
         let id: u16 = f.read(r, format!("item[{i}].id"), Confidence::Proven, "The item's id.")?;
         let level = if id == 0 { Confidence::Unknown } else { Confidence::Observed };
-        let _: u16 = f.read(r, format!("item[{i}].value"), level, "Meaning not known for id 0.")?;
+        let value: u16 = f.read(r, format!("item[{i}].value"), level, "Meaning not known for id 0.")?;
         f.record(format!("item[{i}]"), base, 4);
+        items.push((id, value));
     }
     d.facts.push(("items".into(), count.to_string()));
+    d.details = Details::new(ToyDetails { items });
     Ok(())
 }
 
 impl FileFormat for Toy {
     fn format(&self) -> Format {
-        // A real format adds its own variant to `Format`; a test cannot.
-        Format::Unknown
+        TOY
     }
 
     fn detect(&self, _name: &str, bytes: &[u8]) -> bool {
@@ -60,6 +71,10 @@ impl FileFormat for Toy {
             d.errors.push(e);
         }
         d
+    }
+
+    fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>>> {
+        details.get::<ToyDetails>().map(|t| Ok(build(&t.items)))
     }
 }
 
@@ -95,8 +110,11 @@ fn a_toy_format_decodes_through_the_trait() {
         ]
     );
     assert!(d.checks.iter().all(|c| c.passed));
+    assert_eq!(d.details.get::<ToyDetails>(), Some(&ToyDetails { items: vec![(7, 300), (0, 9)] }));
     // The document indexes it like any format's decode: tree, span map, coverage.
     let doc = Document::from_decode("a.toy", Toy.format(), bytes.clone(), d);
+    assert_eq!(serde_json::to_value(doc.summary()).unwrap()["format"], "toy");
+    assert_eq!(Toy.rewrite(&doc.details, &doc.bytes).unwrap().unwrap(), bytes);
     let names: Vec<&str> = doc.tree.iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, ["header", "item[0]", "item[1]"]);
     let c = doc.coverage();
@@ -113,8 +131,11 @@ fn a_short_toy_file_keeps_what_it_decoded_and_names_the_field() {
     assert_eq!((d.errors[0].offset, d.errors[0].path.as_str()), (12, "item[1].id"));
     assert_eq!(d.fields.spans.len(), 4, "magic, count and item 0 are kept");
     assert!(!d.checks[0].passed, "2 items do not fit in the 5 bytes left");
-    // The trait's defaults: no structure-only decode, no writer, no companions.
+    // The trait's defaults: no structure-only decode, no companions; no details, no rewrite.
     assert!(Toy.decode_structure(&bytes).is_none());
-    assert!(Toy.rewrite(&meshscope::formats::Details::None, &bytes).is_none());
+    assert!(d.details.is_none());
+    assert!(Toy.rewrite(&d.details, &bytes).is_none());
+    let doc = Document::from_decode("b.toy", TOY, bytes.clone(), Decode::default());
+    assert!(Toy.attach(&doc.as_parent(), None, "c.toy", &[]).is_err());
     assert_eq!(Toy.decode_fields("b.toy", &bytes).fields.spans.len(), 4);
 }

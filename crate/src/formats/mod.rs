@@ -7,40 +7,7 @@ pub mod gem_ply;
 
 use crate::error::Error;
 use crate::model::{Attachment, Decode, Parent};
-use serde::Serialize;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub enum Format {
-    #[serde(rename = "gem-ply")]
-    GemPly,
-    #[serde(rename = "frostbite-meshset")]
-    FrostbiteMeshSet,
-    #[serde(rename = "frostbite-chunk")]
-    FrostbiteChunk,
-    #[serde(rename = "unknown")]
-    #[default]
-    Unknown,
-}
-
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::GemPly => "gem-ply",
-            Format::FrostbiteMeshSet => "frostbite-meshset",
-            Format::FrostbiteChunk => "frostbite-chunk",
-            Format::Unknown => "unknown",
-        }
-    }
-}
-
-/// The format-specific decoded structure, kept for writers and the command line.
-#[derive(Debug, Default)]
-pub enum Details {
-    #[default]
-    None,
-    GemPly(gem_ply::Ply),
-    MeshSet(Box<frostbite::MeshSetDetails>),
-}
+pub use crate::model::{Details, Format};
 
 /// What a format gives the rest of the crate. Only `format`, `detect` and `decode` are
 /// required; the others say by default that the format has no such thing.
@@ -124,4 +91,21 @@ pub fn attach(parent: &Parent, lod: Option<usize>, name: &str, bytes: &[u8]) -> 
 /// The file written again from its details (`FileFormat::rewrite`).
 pub fn rewrite(format: Format, details: &Details, bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
     of(format).and_then(|f| f.rewrite(details, bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_its_own_name_and_serializes_as_it() {
+        let names: Vec<&str> = FORMATS.iter().map(|f| f.format().name()).collect();
+        assert_eq!(names, ["gem-ply", "frostbite-meshset", "frostbite-chunk"]);
+        let all = [Format::GemPly, Format::FrostbiteMeshSet, Format::FrostbiteChunk, Format::Unknown];
+        let json = serde_json::to_string(&all).unwrap();
+        assert_eq!(json, r#"["gem-ply","frostbite-meshset","frostbite-chunk","unknown"]"#);
+        assert_eq!(Format::default(), Format::Unknown);
+        assert!(of(Format::Unknown).is_none());
+        assert!(FORMATS.iter().all(|f| of(f.format()).map(|g| g.format()) == Some(f.format())));
+    }
 }

@@ -3,8 +3,7 @@
 
 use meshscope::djb2_xor;
 use meshscope::document::Document;
-use meshscope::formats::frostbite::{guid, header, lodgroup};
-use meshscope::formats::Details;
+use meshscope::formats::frostbite::{guid, header, lodgroup, MeshSetDetails};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -14,7 +13,7 @@ fn pair(stored: f64, measured: Option<f64>) -> Value {
 }
 
 pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
-    let Details::MeshSet(m) = &doc.details else { return None };
+    let m = doc.details.get::<MeshSetDetails>()?;
     let h = &m.header;
     let lods: Vec<Value> = m
         .lods
@@ -78,7 +77,7 @@ pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
 /// The metadata beside `m0.res` (`m0.res.resmeta`, else `m0.resmeta`) and the chunk files in
 /// the resource's folder whose names carry a LOD's GUID.
 pub fn companions(doc: &Document, path: &Path) -> Vec<PathBuf> {
-    let Details::MeshSet(m) = &doc.details else { return Vec::new() };
+    let Some(m) = doc.details.get::<MeshSetDetails>() else { return Vec::new() };
     let mut out = Vec::new();
     let beside = [PathBuf::from(format!("{}.resmeta", path.display())), path.with_extension("resmeta")];
     if let Some(meta) = beside.into_iter().find(|p| p.is_file() && p.as_path() != path) {

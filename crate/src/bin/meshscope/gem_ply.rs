@@ -1,13 +1,11 @@
 //! The `gem_ply` object of `inspect --json`: magic, chunk ids in file order and the counts.
 
 use meshscope::document::Document;
-use meshscope::formats::Details;
+use meshscope::formats::gem_ply::Ply;
 use serde_json::{json, Value};
 
 pub fn inspect(doc: &Document) -> Option<(&'static str, Value)> {
-    let Details::GemPly(p) = &doc.details else {
-        return None;
-    };
+    let p = doc.details.get::<Ply>()?;
     let (vertex_count, vertex_size) = p.vert_header().map(|(c, s, _)| (c, s)).unwrap_or((0, 0));
     Some((
         "gem_ply",

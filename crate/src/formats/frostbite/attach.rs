@@ -9,10 +9,11 @@ use crate::read::Reader;
 use crate::span::{Confidence, Fields};
 
 fn details<'a>(parent: &Parent<'a>) -> Result<&'a MeshSetDetails> {
-    match parent.details {
-        Details::MeshSet(m) => Ok(m),
-        _ => Err(Error::unsupported(0, "header", format!("{} is not a decoded MeshSet", parent.name))),
-    }
+    parent.details.get::<MeshSetDetails>().ok_or_else(|| not_a_meshset(parent))
+}
+
+fn not_a_meshset(parent: &Parent) -> Error {
+    Error::unsupported(0, "header", format!("{} is not a decoded MeshSet", parent.name))
 }
 
 /// Where LOD `li`'s chunk GUID is stored, and its path.
@@ -96,7 +97,7 @@ pub fn attach_to(parent: &Parent, li: usize, name: &str, bytes: &[u8]) -> Result
     d.errors = own;
     let lod = (li < parent.mesh.lods.len()).then_some(LodGeometry { index: li, lod });
     let changes = ParentChanges {
-        details: Some(Details::MeshSet(Box::new(now))),
+        details: Some(Details::new(now)),
         lod,
         checks: Some(checks),
         errors: theirs,
@@ -117,15 +118,12 @@ fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachmen
     let found = m.placement.as_ref().map(|p| (p.table_at as u32, 4 * m.relocation.len() as u32));
     let mut changes = ParentChanges::default();
     let (mut now, mut checks) = if found != Some((v[0], v[1])) || !m.table_found {
-        let mut d = redecode(parent, m, v);
-        let Details::MeshSet(now) = std::mem::take(&mut d.details) else {
-            return Err(Error::unsupported(0, "header", format!("{} no longer decodes as a MeshSet", parent.name)));
-        };
+        let (mut d, now) = redecode(parent, m, v)?;
         let checks = std::mem::take(&mut d.checks);
         changes.redecode = Some(d);
         (now, checks)
     } else {
-        (Box::new(m.clone()), parent.checks.to_vec())
+        (m.clone(), parent.checks.to_vec())
     };
     now.resmeta_stored = Some(v);
     let c = now.resmeta_computed;
@@ -140,7 +138,7 @@ fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachmen
         basis: Basis::Description,
         tolerance: String::new(),
     });
-    changes.details = Some(Details::MeshSet(now));
+    changes.details = Some(Details::new(now));
     changes.checks = Some(checks);
     let mut f = Fields::default();
     let mut r = Reader::new(bytes);
@@ -156,13 +154,13 @@ fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachmen
     Ok(Attachment { format: Format::Unknown, companion, parent: changes })
 }
 
-/// The resource decoded again with the table the metadata names; LODs whose chunks were
-/// attached keep their geometry, and the chunks' GUID checks are kept.
-fn redecode(parent: &Parent, was: &MeshSetDetails, meta: [u32; 4]) -> Decode {
+/// The resource decoded again with the table the metadata names, and its details taken out;
+/// LODs whose chunks were attached keep their geometry, and the chunks' GUID checks are kept.
+fn redecode(parent: &Parent, was: &MeshSetDetails, meta: [u32; 4]) -> Result<(Decode, MeshSetDetails)> {
     let mut d = decode::decode_meta(parent.bytes, true, Some(meta));
     let kept = parent.checks.iter().filter(|c| c.name.starts_with("attached chunk's GUID")).cloned();
     d.checks.splice(0..0, kept);
-    let Details::MeshSet(now) = &mut d.details else { return d };
+    let mut now = d.details.take::<MeshSetDetails>().ok_or_else(|| not_a_meshset(parent))?;
     for (li, found) in was.chunk_found.iter().enumerate() {
         let attached = *found && was.lods.get(li).is_some_and(|l| !l.inline());
         let (Some(lod), Some(measured)) = (parent.mesh.lods.get(li), was.measures.get(li)) else { continue };
@@ -174,6 +172,6 @@ fn redecode(parent: &Parent, was: &MeshSetDetails, meta: [u32; 4]) -> Decode {
             measures.clone_from(measured);
         }
     }
-    checks::measures(&mut d.checks, now);
-    d
+    checks::measures(&mut d.checks, &now);
+    Ok((d, now))
 }

@@ -277,7 +277,7 @@ pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode
         checks::measures(&mut d.checks, &m);
         super::facts(&mut d.facts, &m);
     }
-    d.details = crate::formats::Details::MeshSet(Box::new(m));
+    d.details = crate::formats::Details::new(m);
     d
 }
 

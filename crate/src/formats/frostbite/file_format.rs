@@ -1,9 +1,17 @@
 //! The MeshSet and its geometry chunk behind `FileFormat`.
 
-use super::{attach, decode};
+use super::{attach, decode, MeshSetDetails};
 use crate::error::Error;
 use crate::formats::{Details, FileFormat, Format};
 use crate::model::{Attachment, Decode, Parent};
+
+#[allow(non_upper_case_globals)] // named like `Format::Unknown`
+impl Format {
+    /// A Frostbite MeshSet resource.
+    pub const FrostbiteMeshSet: Format = Format::new("frostbite-meshset");
+    /// A Frostbite geometry chunk.
+    pub const FrostbiteChunk: Format = Format::new("frostbite-chunk");
+}
 
 /// A Frostbite MeshSet resource.
 pub struct FrostbiteMeshSet;
@@ -28,10 +36,7 @@ impl FileFormat for FrostbiteMeshSet {
         }
     }
     fn rewrite(&self, details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
-        match details {
-            Details::MeshSet(m) => Some(super::write_meshset(m)),
-            _ => None,
-        }
+        details.get::<MeshSetDetails>().map(super::write_meshset)
     }
 }
 

@@ -99,7 +99,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
     let vertex_layout = Some(v.layout);
     lod.indices = ix.values;
     d.mesh = Mesh { lods: vec![lod] };
-    d.details = Details::GemPly(Ply { vertex_layout, ..ply });
+    d.details = Details::new(Ply { vertex_layout, ..ply });
     d
 }
 

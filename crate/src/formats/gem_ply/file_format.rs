@@ -1,8 +1,15 @@
 //! The GEM engine `.ply` behind `FileFormat`.
 
+use super::Ply;
 use crate::error::Error;
 use crate::formats::{Details, FileFormat, Format};
 use crate::model::Decode;
+
+#[allow(non_upper_case_globals)] // named like `Format::Unknown`
+impl Format {
+    /// GEM engine `.ply`.
+    pub const GemPly: Format = Format::new("gem-ply");
+}
 
 /// GEM engine `.ply`.
 pub struct GemPly;
@@ -21,9 +28,6 @@ impl FileFormat for GemPly {
         Some(super::decode_structure(bytes))
     }
     fn rewrite(&self, details: &Details, bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
-        match details {
-            Details::GemPly(p) => Some(super::rewrite(p, bytes)),
-            _ => None,
-        }
+        details.get::<Ply>().map(|p| super::rewrite(p, bytes))
     }
 }

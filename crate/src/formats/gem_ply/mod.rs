@@ -22,7 +22,6 @@ pub use file_format::GemPly;
 pub use writer::write;
 
 use crate::error::Error;
-use crate::formats::Details;
 use crate::model::Decode;
 use crate::read::Reader;
 use crate::span::{Confidence, Fields};
@@ -449,7 +448,7 @@ pub fn decode_structure(bytes: &[u8]) -> Decode {
 fn decode_with(bytes: &[u8], mesh: bool) -> Decode {
     let p = parse(bytes);
     let mut d = extract::finish(p, bytes, mesh);
-    if let Details::GemPly(ref ply) = d.details {
+    if let Some(ply) = d.details.get::<Ply>() {
         d.facts.insert(0, ("chunks".into(), ply.chunk_ids().join(" ")));
         d.facts.insert(0, ("magic".into(), ply.magic.name().into()));
     }
