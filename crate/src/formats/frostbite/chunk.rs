@@ -196,11 +196,23 @@ fn truncate(out: &mut mesh::Lod, v0: usize, i0: usize, w: &Want) {
     }
 }
 
+/// One element of every vertex in a stream: where it is in each vertex, and its format.
+#[derive(Clone, Copy)]
+struct StreamElement<'a> {
+    /// The stream's vertices.
+    bytes: &'a [u8],
+    stride: usize,
+    /// The element's offset in a vertex, and its size.
+    offset: usize,
+    size: usize,
+    format: u8,
+}
+
 /// Calls `f` with each vertex's bytes of one element.
 #[inline]
-fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, mut f: F) {
-    for v in bytes.chunks_exact(stride) {
-        if let Some(b) = v.get(off..off + size) {
+fn each<F: FnMut(&[u8])>(e: &StreamElement, mut f: F) {
+    for v in e.bytes.chunks_exact(e.stride) {
+        if let Some(b) = v.get(e.offset..e.offset + e.size) {
             f(b);
         }
     }
@@ -209,10 +221,7 @@ fn each<F: FnMut(&[u8])>(bytes: &[u8], stride: usize, off: usize, size: usize, m
 /// Decodes every vertex's packed tangent space (usage 52) a block of `tangent::LANES` at a
 /// time and appends the normals and the tangents (sign in w) to the arrays given.
 fn packed_frames(
-    bytes: &[u8],
-    stride: usize,
-    off: usize,
-    size: usize,
+    e: &StreamElement,
     table: &tangent::AngleTable,
     mut normals: Option<&mut Vec<f32>>,
     mut tangents: Option<&mut Vec<f32>>,
@@ -239,7 +248,7 @@ fn packed_frames(
             }
         }
     };
-    each(bytes, stride, off, size, |x| {
+    each(e, |x| {
         if let [a, b, c, d, ..] = *x {
             codes[m] = [a, b, c, d];
             m += 1;
@@ -258,30 +267,21 @@ fn packed_frames(
 /// The common formats get a loop of their own, the format's decode inlined with its id and
 /// the component count fixed (no per-vertex dispatch on the id, fixed-size copies); the others
 /// decode through the general match per vertex.
-#[allow(clippy::too_many_arguments)]
-fn take(dst: &mut Vec<f32>, bytes: &[u8], stride: usize, off: usize, size: usize, format: u8, want: usize, fill: f32) {
+fn take(dst: &mut Vec<f32>, e: &StreamElement, want: usize, fill: f32) {
     match want {
-        2 => take_w::<2>(dst, bytes, stride, off, size, format, fill),
-        3 => take_w::<3>(dst, bytes, stride, off, size, format, fill),
-        4 => take_w::<4>(dst, bytes, stride, off, size, format, fill),
-        _ => take_any(dst, bytes, stride, off, size, format, want, fill),
+        2 => take_w::<2>(dst, e, fill),
+        3 => take_w::<3>(dst, e, fill),
+        4 => take_w::<4>(dst, e, fill),
+        _ => take_any(dst, e, want, fill),
     }
 }
 
-fn take_w<const W: usize>(
-    dst: &mut Vec<f32>,
-    bytes: &[u8],
-    stride: usize,
-    off: usize,
-    size: usize,
-    format: u8,
-    fill: f32,
-) {
+fn take_w<const W: usize>(dst: &mut Vec<f32>, e: &StreamElement, fill: f32) {
     macro_rules! typed {
         ($($id:literal)*) => {
-            match format {
-                $($id => take_fixed::<W>(dst, bytes, stride, off, size, $id, fill),)*
-                _ => take_fixed::<W>(dst, bytes, stride, off, size, format, fill),
+            match e.format {
+                $($id => take_fixed::<W>(dst, e, $id, fill),)*
+                _ => take_fixed::<W>(dst, e, e.format, fill),
             }
         };
     }
@@ -291,17 +291,10 @@ fn take_w<const W: usize>(
 
 /// The loop with `W` components: the array is sized once and each vertex's slot written, so
 /// there is no capacity check or variable-length copy per vertex. Inlined, so that a constant
-/// `format` folds its decode's match away.
+/// `format` (`e.format`, passed apart to be a constant) folds its decode's match away.
 #[inline(always)]
-fn take_fixed<const W: usize>(
-    dst: &mut Vec<f32>,
-    bytes: &[u8],
-    stride: usize,
-    off: usize,
-    size: usize,
-    format: u8,
-    fill: f32,
-) {
+fn take_fixed<const W: usize>(dst: &mut Vec<f32>, e: &StreamElement, format: u8, fill: f32) {
+    let (bytes, stride, off, size) = (e.bytes, e.stride, e.offset, e.size);
     let start = dst.len();
     let n = bytes.len() / stride.max(1);
     dst.resize(start + n * W, 0.0);
@@ -316,21 +309,11 @@ fn take_fixed<const W: usize>(
 }
 
 /// The general loop: each vertex's element through `element_format::decode`.
-#[allow(clippy::too_many_arguments)]
-fn take_any(
-    dst: &mut Vec<f32>,
-    bytes: &[u8],
-    stride: usize,
-    off: usize,
-    size: usize,
-    format: u8,
-    want: usize,
-    fill: f32,
-) {
+fn take_any(dst: &mut Vec<f32>, e: &StreamElement, want: usize, fill: f32) {
     let mut tmp = [0f32; 4];
-    each(bytes, stride, off, size, |b| {
+    each(e, |b| {
         tmp = [0.0, 0.0, 0.0, fill];
-        element_format::decode(format, b, &mut tmp);
+        element_format::decode(e.format, b, &mut tmp);
         dst.extend_from_slice(&tmp[..want.min(4)]);
     });
 }
@@ -425,58 +408,54 @@ fn section(
         d.used().iter().find_map(|e| {
             let Some(Some(win)) = windows.get(e.stream as usize) else { return None };
             let (_, size, _) = element_format::info(e.format)?;
-            u.contains(&e.usage).then(|| {
-                (win.data(), d.stride(e.stream as usize) as usize, e.offset as usize, size as usize, e.format, e.usage)
+            u.contains(&e.usage).then(|| StreamElement {
+                bytes: win.data(),
+                stride: d.stride(e.stream as usize) as usize,
+                offset: e.offset as usize,
+                size: size as usize,
+                format: e.format,
             })
         })
     };
     let fill = |dst: &mut Vec<f32>, comps: usize, v: f32| dst.resize(dst.len() + n * comps, v);
     match find(&[1]) {
-        Some((b, st, off, sz, fmt, _)) => take(&mut out.positions, b, st, off, sz, fmt, 3, 1.0),
+        Some(e) => take(&mut out.positions, &e, 3, 1.0),
         None => fill(&mut out.positions, 3, 0.0),
     }
-    let packed = find(&[52]).filter(|x| x.3 == 4);
-    if let Some((b, st, off, sz, _, _)) = packed {
+    let packed = find(&[52]).filter(|x| x.size == 4);
+    if let Some(e) = packed {
         // Packed tangent space gives the normal and the tangent with its sign in w.
-        packed_frames(
-            b,
-            st,
-            off,
-            sz,
-            table,
-            w.normals.then_some(&mut out.normals),
-            w.tangents.then_some(&mut out.tangents),
-        );
+        packed_frames(&e, table, w.normals.then_some(&mut out.normals), w.tangents.then_some(&mut out.tangents));
     } else {
         if w.normals {
             match find(&[6]) {
-                Some((b, st, off, sz, fmt, _)) => take(&mut out.normals, b, st, off, sz, fmt, 3, 0.0),
+                Some(e) => take(&mut out.normals, &e, 3, 0.0),
                 None => fill(&mut out.normals, 3, 0.0),
             }
         }
         if w.tangents {
             match find(&[7]) {
-                Some((b, st, off, sz, fmt, _)) => take(&mut out.tangents, b, st, off, sz, fmt, 4, 1.0),
+                Some(e) => take(&mut out.tangents, &e, 4, 1.0),
                 None => fill(&mut out.tangents, 4, 0.0),
             }
         }
     }
     if w.colors {
         match find(&[30]) {
-            Some((b, st, off, sz, fmt, _)) => take(&mut out.colors, b, st, off, sz, fmt, 4, 1.0),
+            Some(e) => take(&mut out.colors, &e, 4, 1.0),
             None => fill(&mut out.colors, 4, 1.0),
         }
     }
     if w.weights {
         match find(&[4]) {
-            Some((b, st, off, sz, fmt, _)) => take(&mut out.weights, b, st, off, sz, fmt, 4, 0.0),
+            Some(e) => take(&mut out.weights, &e, 4, 0.0),
             None => fill(&mut out.weights, 4, 0.0),
         }
     }
     if w.joints {
         let mut tmp = Vec::with_capacity(n * 4);
         match find(&[2]) {
-            Some((b, st, off, sz, fmt, _)) => take(&mut tmp, b, st, off, sz, fmt, 4, 0.0),
+            Some(e) => take(&mut tmp, &e, 4, 0.0),
             None => fill(&mut tmp, 4, 0.0),
         }
         out.joints.extend(tmp.iter().map(|&v| v as u16));
@@ -484,7 +463,7 @@ fn section(
     for u in 0..w.uv_sets {
         let dst = &mut out.uvs[u];
         match find(&[33 + u as u8]) {
-            Some((b, st, off, sz, fmt, _)) => take(dst, b, st, off, sz, fmt, 2, 0.0),
+            Some(e) => take(dst, &e, 2, 0.0),
             None => dst.resize(dst.len() + n * 2, 0.0),
         }
     }
@@ -572,8 +551,9 @@ mod tests {
             let b = &bytes[..stride * 40];
             for want in 1..=4 {
                 let (mut x, mut y) = (vec![9.0f32], vec![9.0f32]);
-                take(&mut x, b, stride, 1, size, id, want, 0.5);
-                take_any(&mut y, b, stride, 1, size, id, want, 0.5);
+                let e = StreamElement { bytes: b, stride, offset: 1, size, format: id };
+                take(&mut x, &e, want, 0.5);
+                take_any(&mut y, &e, want, 0.5);
                 let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&x), bits(&y), "format {id:#x}, {want} components");
                 assert_eq!(x.len(), 1 + 40 * want);

@@ -1,5 +1,6 @@
 //! The MeshSet header (description: the 0xd0/0xe0-byte table). Pointers are relative to byte 16.
 
+use super::placement::HeaderPlace;
 use super::pool::{read_ptr, Ptr};
 use crate::error::{Error, Result};
 use crate::read::Reader;
@@ -177,8 +178,8 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     Ok((h, p))
 }
 
-/// Writes the header's bytes; `ptr(field offset)` gives each pointer's stored value.
-pub fn write(h: &Header, out: &mut [u8], lod_ptrs: &[u64], name: u64, name_last: u64, bone_ids: u64, bone_bounds: u64) {
+/// Writes the header's bytes, with its pointers' stored values `p`.
+pub fn write(h: &Header, out: &mut [u8], p: &HeaderPlace) {
     let n = h.size().min(out.len());
     let raw_n = h.raw.len().min(n);
     out[..raw_n].copy_from_slice(&h.raw[..raw_n]);
@@ -195,10 +196,10 @@ pub fn write(h: &Header, out: &mut [u8], lod_ptrs: &[u64], name: u64, name_last:
         put(0x20 + 4 * k, &h.bounds_max[k].to_le_bytes());
     }
     for i in 0..7 {
-        put(0x30 + 8 * i, &lod_ptrs.get(i).copied().unwrap_or(0).to_le_bytes());
+        put(0x30 + 8 * i, &p.lods.get(i).copied().unwrap_or(0).to_le_bytes());
     }
-    put(0x68, &name.to_le_bytes());
-    put(0x70, &name_last.to_le_bytes());
+    put(0x68, &p.name.to_le_bytes());
+    put(0x70, &p.name_last.to_le_bytes());
     put(0x78, &h.name_hash.to_le_bytes());
     put(0x7C, &[h.mesh_type, h.unknown_7d]);
     put(0xA8, &h.layout_flags.to_le_bytes());
@@ -206,7 +207,7 @@ pub fn write(h: &Header, out: &mut [u8], lod_ptrs: &[u64], name: u64, name_last:
     if h.has_bones() {
         put(0xC4, &h.bone_count.to_le_bytes());
         put(0xC6, &h.bounded_bone_count.to_le_bytes());
-        put(0xC8, &bone_ids.to_le_bytes());
-        put(0xD0, &bone_bounds.to_le_bytes());
+        put(0xC8, &p.bone_ids.to_le_bytes());
+        put(0xD0, &p.bone_bounds.to_le_bytes());
     }
 }

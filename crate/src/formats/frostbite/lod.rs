@@ -1,5 +1,6 @@
 //! LOD records (description: the LOD table; offsets relative to the record).
 
+use super::placement::LodPlace;
 use super::pool::{read_ptr, Ptr};
 use super::section::Section;
 use crate::error::{Error, Result};
@@ -142,17 +143,8 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     Ok((l, p))
 }
 
-/// Writes the record's bytes at the start of `out`, with pointer values already laid out.
-pub struct LodPtrValues {
-    pub sections: u64,
-    pub lists: [u64; 5],
-    pub name: u64,
-    pub name_part: u64,
-    pub name_last: u64,
-    pub bones: u64,
-}
-
-pub fn write(l: &Lod, bytes: u32, out: &mut [u8], v: &LodPtrValues) {
+/// Writes the record's bytes at the start of `out`, with its pointers' stored values `v`.
+pub fn write(l: &Lod, bytes: u32, out: &mut [u8], v: &LodPlace) {
     let n = (bytes as usize).min(out.len());
     let raw_n = l.raw.len().min(n);
     out[..raw_n].copy_from_slice(&l.raw[..raw_n]);

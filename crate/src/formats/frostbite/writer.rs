@@ -72,22 +72,14 @@ fn write_placed(m: &MeshSetDetails, p: &Placement, table: &[u32]) -> Result<Vec<
     }
     let hp = &p.header;
     let mut hb = vec![0u8; h.size()];
-    header::write(h, &mut hb, &hp.lods, hp.name, hp.name_last, hp.bone_ids, hp.bone_bounds);
+    header::write(h, &mut hb, hp);
     o.put(0, &hb, "header")?;
     for (i, lr) in m.lods.iter().enumerate() {
         let lp = &p.lods[i];
         let path = format!("lod[{i}]");
         let at = abs(hp.lods[i]).ok_or_else(|| Error::bad_value(0x30 + 8 * i as u64, &path, "null LOD pointer"))?;
-        let v = lod::LodPtrValues {
-            sections: lp.sections,
-            lists: lp.lists,
-            name: lp.name,
-            name_part: lp.name_part,
-            name_last: lp.name_last,
-            bones: lp.bones,
-        };
         let mut b = vec![0u8; h.lod_bytes as usize];
-        lod::write(lr, h.lod_bytes, &mut b, &v);
+        lod::write(lr, h.lod_bytes, &mut b, lp);
         o.put(at, &b, &path)?;
         let sp = p.sections.get(i).filter(|v| v.len() == lr.sections.len());
         let sp = sp.ok_or_else(|| Error::bad_value(at as u64, &path, "the placement does not name every section"))?;
