@@ -31,7 +31,8 @@ function pair() {
   let v = 0;
   while (tri.includes(v)) v++;
   b.writeUInt16LE(v, indx + 8);
-  return { a, b, count, moved, tri, newTri: [v, tri[1], tri[2]] };
+  const triangle = (k) => [0, 1, 2].map((j) => a.readUInt16LE(indx + 8 + 2 * (3 * k + j)));
+  return { a, b, count, moved, tri, newTri: [v, tri[1], tri[2]], triangle };
 }
 
 test('the 3D view shows the moved vertex and the changed triangle, and the link brings the comparison back', { skip: needsSamples() }, async () => {
@@ -66,6 +67,20 @@ test('the 3D view shows the moved vertex and the changed triangle, and the link 
   await page.waitForFunction(() => document.querySelector('#cmp3d-canvas').dataset.marked === '0,2');
   await page.click('#cmp-table tbody tr.k-only_b');
   await page.waitForFunction(() => document.querySelector('#cmp3d-canvas').dataset.marked === '1,0');
+
+  // A click on the mesh picks a triangle of the side drawn (A): its difference is chosen when
+  // it has one, else the status says what it is.
+  const box = await page.locator('#cmp3d-canvas').boundingBox();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => document.querySelector('#cmp3d-canvas').dataset.picked);
+  const picked = await page.$eval('#cmp3d-canvas', (e) => e.dataset.picked);
+  assert.match(picked, /^a:\d+$/);
+  const k = Number(picked.slice(2));
+  const t = p.triangle(k);
+  const said = await page.textContent('#cmp-status');
+  if (k === 0) assert.equal(said, 'mesh.lod[0].triangle[0]: only_a');
+  else if (t.includes(5)) assert.equal(said, 'mesh.lod[0].vertex[5]: moved (moved 0.5)');
+  else assert.equal(said, `A triangle ${k} [${t.join(', ')}]: nothing of it differs`);
 
   // The tolerance: over 1 the 0.5 move is none; at 0.1 it is back.
   await page.fill('#cmp-tolerance', '1');
