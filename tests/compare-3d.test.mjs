@@ -51,12 +51,12 @@ test('the 3D view shows the moved vertex and the changed triangle, and the link 
   const mv = c.result.differences.find((d) => d.path === 'mesh.lod[0].vertex[5]');
   assert.deepEqual(mv.delta, [p.moved, 0, 0]);
   const canvas = () => page.$eval('#cmp3d-canvas', (e) => ({ ...e.dataset }));
-  let d = await canvas();
+  const d = await canvas();
   assert.equal(d.moved, '1');
   assert.equal(d.onlyA, '1');
   assert.equal(d.onlyB, '1');
   assert.equal(d.mode, 'a');
-  assert.ok(Number(d.frames) > 0, 'drawn');
+  await page.waitForFunction(() => Number(document.querySelector('#cmp3d-canvas').dataset.frames) > 0); // drawn
   const legend = await page.$$eval('#cmp3d-legend .legend-item', (es) => es.map((e) => e.dataset.key));
   assert.deepEqual(legend, ['same', 'moved', 'onlyA', 'onlyB', 'moves']);
 
@@ -126,6 +126,7 @@ test('the 3D view shows the moved vertex and the changed triangle, and the link 
   const c2 = await fresh.evaluate(() => import('./web/compare.js').then((m) => m.comparison()));
   assert.deepEqual(c2.result.differences, cLinked.result.differences);
   // The 3D view's background follows the theme: the canvas's corner pixel is --viewer-bg.
+  await fresh.waitForFunction(() => Number(document.querySelector('#cmp3d-canvas').dataset.frames) > 0);
   const corner = await fresh.evaluate(() => {
     const c = document.querySelector('#cmp3d-canvas');
     const t = document.createElement('canvas');
