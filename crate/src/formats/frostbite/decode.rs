@@ -72,9 +72,34 @@ macro_rules! keep {
     }};
 }
 
+/// A pooled list of fixed-size items, and how each is recorded: item `j` as `{path}[{j}]`.
+struct ItemList<T> {
+    path: String,
+    size: u64,
+    ty: &'static str,
+    note: &'static str,
+    read: fn(&mut Reader) -> Result<T>,
+    show: fn(&T) -> String,
+}
+
 impl<'a> Pool<'a, '_> {
     fn keep<T>(&mut self, r: Result<T>) -> Option<T> {
         r.map_err(|e| self.errors.push(e)).ok()
+    }
+
+    /// The `n` items of `list` at `p`, each recorded as a span; those before a short read
+    /// are kept (the pool's bounds check reports it).
+    fn fixed_items<T>(&mut self, p: &Ptr, n: u64, list: &ItemList<T>) -> Vec<T> {
+        let Some(mut r) = keep!(self, self.items(p, n, list.size)) else { return Vec::new() };
+        let mut out = Vec::new();
+        for j in 0..n {
+            let at = r.offset();
+            let Ok(v) = (list.read)(&mut r) else { break };
+            let (path, shown) = (format!("{}[{j}]", list.path), (list.show)(&v));
+            self.f.add(at, list.size, path, list.ty, shown, Confidence::Proven, list.note);
+            out.push(v);
+        }
+        out
     }
 
     /// A NUL-terminated string at a pointer, recorded as `pool.strings[k]`; its bytes when
@@ -508,26 +533,15 @@ fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
     if let Some(p) = &lp.bone_masks {
         pool.place.lods[i].bones = p.value;
         let n = if p.is_null() { 0 } else { l.sections.len() as u64 };
-        if let Some(mut r) = keep!(pool, pool.items(p, n, 24)) {
-            let mut masks = Vec::new();
-            for _ in 0..n {
-                let at = r.offset();
-                let Ok(b) = r.array::<24>() else { break };
-                masks.push((at, b));
-            }
-            for (j, (at, b)) in masks.into_iter().enumerate() {
-                pool.f.add(
-                    at,
-                    24,
-                    format!("pool.bone_masks.lod[{i}].section[{j}]"),
-                    "u8[24]",
-                    crate::field::show_hex(&b),
-                    Confidence::Proven,
-                    "0xb8 records: a 24-byte bone mask per section (16-aligned).",
-                );
-                l.bone_masks.push(b);
-            }
-        }
+        let list = ItemList {
+            path: format!("pool.bone_masks.lod[{i}].section"),
+            size: 24,
+            ty: "u8[24]",
+            note: "0xb8 records: a 24-byte bone mask per section (16-aligned).",
+            read: |r| r.array::<24>(),
+            show: |b| crate::field::show_hex(b),
+        };
+        l.bone_masks.extend(pool.fixed_items(p, n, &list));
     }
     if let Some((c, p)) = &lp.bone_map {
         pool.place.lods[i].bones = p.value;
@@ -569,24 +583,13 @@ fn bone_tables(pool: &mut Pool, h: &mut header::Header, ids: &Ptr, bb: &Ptr) {
         }
     }
     let n = h.bone_bounds_count() as u64;
-    if let Some(mut r) = keep!(pool, pool.items(bb, n, 32)) {
-        let mut v = Vec::new();
-        for _ in 0..n {
-            let at = r.offset();
-            let Ok(b) = r.f32x::<8>() else { break };
-            v.push((at, b));
-        }
-        for (j, (at, b)) in v.into_iter().enumerate() {
-            pool.f.add(
-                at,
-                32,
-                format!("pool.bone_bounds[{j}]"),
-                "f32x4[2]",
-                crate::field::show_floats(&b),
-                Confidence::Proven,
-                "f32x4 minimum and maximum per bounded bone, else per bone (16-aligned).",
-            );
-            h.bone_bounds.push(b);
-        }
-    }
+    let list = ItemList {
+        path: "pool.bone_bounds".into(),
+        size: 32,
+        ty: "f32x4[2]",
+        note: "f32x4 minimum and maximum per bounded bone, else per bone (16-aligned).",
+        read: |r| r.f32x::<8>(),
+        show: |b| crate::field::show_floats(b),
+    };
+    h.bone_bounds.extend(pool.fixed_items(bb, n, &list));
 }
