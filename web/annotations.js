@@ -2,7 +2,7 @@
 // list, edit, jump to and delete annotations, export and import them. Each annotation is
 // anchored to a record kind + offset where a record holds the bytes (see anchor.js), so it
 // shows on every file of the format and every record of the kind.
-import { state, on, emit, select, activeDoc, setStatus } from './state.js';
+import { state, on, emit, select, activeDoc, setStatus, EV } from './state.js';
 import { docs } from './docs.js';
 import { anchorFor, placesOf, describeAnchor } from './anchor.js';
 import { AnnotationStore, TYPES, CONFIDENCES, newId, annotationFile, parseAnnotationFile } from './annotation-store.js';
@@ -22,11 +22,11 @@ export class AnnotationsPanel {
     this.trees = new Map(); // handle -> tree, fetched once per document
     this.editing = null;
     this.build();
-    on('active', () => this.refresh());
-    on('selection', () => this.renderForm());
+    on(EV.active, () => this.refresh());
+    on(EV.selection, () => this.renderForm());
     // A census row turned into an annotation ("Annotate this" in the census panel).
-    on('annotate-request', (draft) => this.addDraft(draft));
-    on('census', () => this.refresh());
+    on(EV.annotateRequest, (draft) => this.addDraft(draft));
+    on(EV.census, () => this.refresh());
     this.ready = this.store.load().then(() => this.refresh()).then(() => {
       if (this.store.unavailable) {
         this.storage.hidden = false;
@@ -150,7 +150,7 @@ export class AnnotationsPanel {
       rows.push({ a, places });
     }
     state.annotationMarks = marks;
-    emit('annotations', marks);
+    emit(EV.annotations, marks);
     const values = await Promise.all(rows.map(async ({ places }) => {
       if (!doc || !places.length) return null;
       const p = places[0];

@@ -2,14 +2,14 @@
 // span decoded before the error, and each error shows its offset and field path as a
 // button that selects the bytes it names. A file of no known format says here what it was
 // expected to be (web/expect.js). The × hides the banner for that document.
-import { state, on, select } from './state.js';
+import { state, on, select, EV } from './state.js';
 
 export class ErrorBanner {
   constructor(el) {
     this.el = el;
-    on('active', (doc) => this.render(doc));
-    on('completed', (doc) => { if (doc.handle === state.active) this.render(doc); });
-    on('doc-notes', (doc) => { if (doc.handle === state.active) this.render(doc); });
+    on(EV.active, (doc) => this.render(doc));
+    on(EV.completed, (doc) => { if (doc.handle === state.active) this.render(doc); });
+    on(EV.docNotes, (doc) => { if (doc.handle === state.active) this.render(doc); });
   }
 
   render(doc) {

@@ -5,7 +5,7 @@
 // Each byte carries data-offset and data-confidence; a selected byte aria-selected="true";
 // bytes another panel marks (a picked triangle's vertices) the class `vx`. The comparison
 // panel (web/compare.js) makes views of its own that follow no tab (`follow: false`).
-import { state, on, emit, select } from './state.js';
+import { state, on, select, setStatus, EV } from './state.js';
 import { docs } from './docs.js';
 
 export const LEVELS = ['uncovered', 'proven', 'observed', 'inferred', 'unknown'];
@@ -56,14 +56,14 @@ export class HexView {
 
   /** Follows the page: the active tab, previews, annotations, marks and the selection. */
   follow() {
-    on('active', (doc) => this.show(doc));
-    on('preview', (file) => this.preview(file));
-    on('preview-decoded', ({ name, window: w }) => this.previewDecoded(name, w));
-    on('annotations', (marks) => { this.marks = marks; this.invalidate(); this.paint(); });
+    on(EV.active, (doc) => this.show(doc));
+    on(EV.preview, (file) => this.preview(file));
+    on(EV.previewDecoded, ({ name, window: w }) => this.previewDecoded(name, w));
+    on(EV.annotations, (marks) => { this.marks = marks; this.invalidate(); this.paint(); });
     // Bytes another panel points at besides the selection (the 3D view: a picked triangle's
     // vertices): {handle, ranges: [[start, end], ...]}, or null to clear.
-    on('byte-marks', (m) => { this.byteMarks = m?.ranges?.length ? m : null; this.invalidate(); this.paint(); });
-    on('selection', (sel) => {
+    on(EV.byteMarks, (m) => { this.byteMarks = m?.ranges?.length ? m : null; this.invalidate(); this.paint(); });
+    on(EV.selection, (sel) => {
       const old = this.painted;
       this.painted = { start: sel.start, end: sel.end, cursor: sel.cursor };
       this.invalidate(...[old, this.painted].filter(Boolean).flatMap((x) => [[x.start, x.end], [x.cursor, x.cursor + 1]]));
@@ -224,7 +224,7 @@ export class HexView {
         this.cache = { handle: w.handle, pending: !!r.pending, ...decodeWindow(w.start, r.bytes, r.bounds) };
       }
     } catch (e) {
-      emit('status', `could not read bytes: ${e.message}`);
+      setStatus(`could not read bytes: ${e.message}`);
     } finally {
       this.inflight = false;
     }
@@ -288,7 +288,6 @@ export class HexView {
       requestAnimationFrame(() => {
         if (doc.preview) performance.mark(`hex-first-bytes:${doc.name}`);
         else performance.mark(`hex-first-rows:${doc.handle}`);
-        emit('painted', doc);
       });
     }
   }

@@ -1,6 +1,6 @@
 // The value inspector: the bytes at the cursor read as every integer and float width, both
 // endians, and as a GUID in both text forms; plus the djb2-XOR hash of the selection.
-import { state, on } from './state.js';
+import { state, on, EV } from './state.js';
 import { docs } from './docs.js';
 
 const HASH_MAX = 16 * 1024 * 1024;
@@ -9,8 +9,8 @@ export class Inspector {
   constructor(el) {
     this.el = el;
     this.token = 0;
-    on('active', () => this.update());
-    on('selection', () => this.update());
+    on(EV.active, () => this.update());
+    on(EV.selection, () => this.update());
     this.update();
   }
 

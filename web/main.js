@@ -4,7 +4,7 @@
 // anything is awaited: what comes while the page starts is queued and opened in order.
 import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
-import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress, select } from './state.js';
+import { state, on, emit, addDoc, removeDoc, setActive, setStatus, setProgress, select, EV } from './state.js';
 import { HexView, LEVELS } from './hexview.js';
 import { initCensus } from './census.js';
 import { initCompare, openCompareLink } from './compare.js';
@@ -23,11 +23,11 @@ import { initLayout } from './layout.js';
 import { attachCopy } from './copy.js';
 import { expectation } from './expect.js';
 import { RecentFiles } from './recent.js';
+import { PREVIEW_MIN } from './preview.js';
 import { guidOfName, guidBytesOfText, lodGuids, isResmeta, isChunkName, isCompanionName, belongsTo } from './companions.js';
 
 const $ = (id) => document.getElementById(id);
 const MB = 1024 * 1024;
-const PREVIEW_MIN = 4 * MB;
 
 // ---- start-up: listen first, queue until ready ----
 
@@ -96,7 +96,7 @@ function listen() {
 
 function progressFor(name) {
   return (p) => {
-    if (p.preview) emit('preview-decoded', { name, window: p.preview });
+    if (p.preview) emit(EV.previewDecoded, { name, window: p.preview });
     setProgress({ label: `${p.phase} ${name}`, done: p.phase === 'reading' ? p.done : 0, total: p.phase === 'reading' ? p.total : 0 });
   };
 }
@@ -180,12 +180,12 @@ async function afterOpen(handle) {
     if (msg) {
       doc.expected = msg;
       notify(msg, { group: 'open' });
-      emit('doc-notes', doc);
+      emit(EV.docNotes, doc);
     }
   } else if (doc.summary.format === 'unknown' && /\.ply$/i.test(doc.name)) {
     doc.expected = expectation(doc.name, 0, new Uint8Array(0));
     notify(doc.expected, { group: 'open' });
-    emit('doc-notes', doc);
+    emit(EV.docNotes, doc);
   }
 }
 
@@ -201,7 +201,7 @@ export async function openFiles(files) {
       if (f.size >= PREVIEW_MIN) {
         previewing = f;
         renderTabs();
-        emit('preview', f);
+        emit(EV.preview, f);
       }
       let r;
       try {
@@ -215,7 +215,7 @@ export async function openFiles(files) {
     } catch (e) {
       notify(`could not open ${f.name}: ${e.message}`, { group: 'open' });
       renderTabs();
-      emit('active', docOf(state.active)); // drop the preview
+      emit(EV.active, docOf(state.active)); // drop the preview
     } finally {
       setProgress(null);
     }
@@ -231,7 +231,7 @@ async function complete(handle, name) {
   if (!doc) return; // closed meanwhile
   doc.summary = r.summary;
   Object.assign(doc.timings ?? (doc.timings = {}), r.timings);
-  emit('completed', doc);
+  emit(EV.completed, doc);
 }
 
 /** A GUID's text form (as the decoder prints it) from its bytes in file order. */
@@ -449,11 +449,11 @@ function renderProgress(p) {
 async function main() {
   listen();
   request({ view: parseFragment(location.hash), sample: true }).then(() => { document.body.dataset.ready = 'true'; });
-  on('docs', renderTabs);
-  on('active', renderTabs);
-  on('active', (d) => { if (d) setStatus(describeDoc(d)); }); // the status line follows the tab
-  on('status', (t) => { $('status').textContent = t; });
-  on('progress', renderProgress);
+  on(EV.docs, renderTabs);
+  on(EV.active, renderTabs);
+  on(EV.active, (d) => { if (d) setStatus(describeDoc(d)); }); // the status line follows the tab
+  on(EV.status, (t) => { $('status').textContent = t; });
+  on(EV.progress, renderProgress);
   renderLegend();
   const api = await loadWasm(); // the main thread's own instance (no documents): djb2_xor etc.
   window.meshscope = { api, docs, state, openFiles, openBytes, closeDoc, request, recent };
@@ -512,7 +512,7 @@ async function openView(annotations, view, { sample = true } = {}) {
   if (view.tab != null && state.docs[view.tab]) setActive(state.docs[view.tab].handle);
   const doc = state.docs.find((d) => d.handle === state.active);
   if (view.sel && doc && view.sel.start < doc.size) select(view.sel.start, Math.min(view.sel.end, doc.size), 'link');
-  if (view.lod != null || view.pass) emit('view', { lod: view.lod, pass: view.pass });
+  if (view.lod != null || view.pass) emit(EV.view, { lod: view.lod, pass: view.pass });
 }
 
 /** Puts the view in the URL fragment and on the clipboard. */

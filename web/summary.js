@@ -1,15 +1,15 @@
 // The summary: format, size, facts (counts and names), coverage by confidence in percent
 // of bytes, the checks the decoder ran (stored against measured, pass or fail), the LODs
 // and the errors. Links jump to the bytes they name.
-import { state, on, select } from './state.js';
+import { state, on, select, EV } from './state.js';
 
 const LEVELS = ['proven', 'observed', 'inferred', 'unknown', 'uncovered'];
 
 export class SummaryView {
   constructor(el) {
     this.el = el;
-    on('active', (doc) => this.render(doc));
-    on('completed', (doc) => { if (doc.handle === state.active) this.render(doc); });
+    on(EV.active, (doc) => this.render(doc));
+    on(EV.completed, (doc) => { if (doc.handle === state.active) this.render(doc); });
   }
 
   render(doc) {

@@ -3,7 +3,7 @@
 // Clicking a node selects its bytes; a selection made elsewhere opens the path to it.
 // Keyboard: the WAI-ARIA tree pattern (one item in the Tab order; Up/Down, Home/End,
 // Right opens or goes to the first child, Left closes or goes to the parent, Enter selects).
-import { state, on, select } from './state.js';
+import { state, on, select, EV } from './state.js';
 import { docs } from './docs.js';
 
 const BUCKET = 1000;
@@ -18,8 +18,8 @@ export class TreeView {
     this.items = new WeakMap(); // treeitem element -> item
     this.current = null; // the item in the Tab order
     el.addEventListener('keydown', (e) => this.onKey(e));
-    on('active', (doc) => this.load(doc));
-    on('selection', (sel) => {
+    on(EV.active, (doc) => this.load(doc));
+    on(EV.selection, (sel) => {
       if (sel.source !== 'tree') this.reveal(sel.start, sel.end);
     });
   }

@@ -4,7 +4,7 @@
 // selection made elsewhere is highlighted here.
 import { loadWasm } from './wasm.js';
 import { docs } from './docs.js';
-import { state, on, emit, select, setActive } from './state.js';
+import { state, on, emit, select, setActive, EV } from './state.js';
 import { PALETTE, buildToolbar, fillSections, attachInput, lodDistances } from './viewer-controls.js';
 import { weightRamp, boneBoxes, storedBoxes, storedBoneBoxes, flatBoxes, jointNames, flatInZ } from './viewer-bounds.js';
 
@@ -78,10 +78,11 @@ export class MeshView {
   async start() {
     this.api = await loadWasm();
     this.createView();
-    on('active', (doc) => this.follow(doc));
+    on(EV.active, (doc) => this.follow(doc));
     // A big .ply opens structure first; its mesh arrives with 'completed'.
-    on('completed', (doc) => { if (doc.handle === this.handle) this.open(doc.handle); });
-    on('selection', (s) => this.highlightSelection(s));
+    on(EV.completed, (doc) => { if (doc.handle === this.handle) this.open(doc.handle); });
+    on(EV.selection, (s) => this.highlightSelection(s));
+    on(EV.view, (v) => { this.linked = v; this.applyLinked(); });
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.applyTheme());
     if (state.active != null) await this.follow(state.docs.find((d) => d.handle === state.active));
   }
@@ -115,9 +116,28 @@ export class MeshView {
     else this.blank();
   }
 
+  /** The LOD and pass a link asked for (EV.view), once a mesh is shown. */
+  async applyLinked() {
+    const v = this.linked;
+    if (!v || !this.mesh) return;
+    this.linked = null;
+    if (v.lod != null && v.lod !== this.lod && v.lod < this.mesh.lodCount) await this.showLod(v.lod);
+    if (v.pass && [...this.c.pass.options].some((o) => o.value === v.pass)) {
+      this.c.pass.value = v.pass;
+      this.applySections();
+    }
+  }
+
+  /** state.view: the LOD and pass shown, for a link. */
+  noteView() {
+    state.view = { lod: this.mesh ? this.lod : undefined, pass: (this.mesh && this.c.pass.value) || undefined };
+  }
+
   /** The controls of a file without a mesh: nothing of the previous file's is left (its LODs,
    *  passes, sections, bones, boxes). */
   resetControls() {
+    state.view = { lod: undefined, pass: undefined };
+    this.linked = null;
     this.c.lod.replaceChildren();
     this.c.pass.replaceChildren(el('option', { value: '', textContent: 'All passes' }));
     this.c.pass.hidden = true;
@@ -289,6 +309,8 @@ export class MeshView {
     }
     this.describe();
     this.redraw();
+    this.noteView();
+    if (this.linked) await this.applyLinked();
   }
 
   fillPasses() {
@@ -317,6 +339,7 @@ export class MeshView {
 
   /** Sections to the renderer (ranges, flags, colors) and their visibility from the pass. */
   applySections(redraw = true) {
+    this.noteView();
     const secs = this.mesh.sections;
     if (secs.length) {
       const colors = new Float32Array(secs.length * 3);
@@ -500,7 +523,7 @@ export class MeshView {
       const name = src.file ? state.docs.find((d) => d.handle === target)?.name : null;
       if (target != null) {
         if (state.active !== target) setActive(target);
-        emit('byte-marks', { handle: this.docOfFile(v?.file), ranges: vertexRanges });
+        emit(EV.byteMarks, { handle: this.docOfFile(v?.file), ranges: vertexRanges });
         select(start, end, 'viewer');
       }
       where = ` · indices at 0x${start.toString(16)}${src.file ? ` in ${name ?? `attached file ${src.file} (not open)`}` : ''}`;
@@ -515,7 +538,7 @@ export class MeshView {
     // The selection's tab: the document's own bytes (file 0) or one of its attached chunks.
     const file = this.fileOf(sel.handle);
     if (file == null) return;
-    emit('byte-marks', null);
+    emit(EV.byteMarks, null);
     const { tris, verts } = elementsInBytes(this.mesh, file, sel.start, sel.end);
     this.view.set_overlay(LAYER.selection, new Uint32Array(tris), 1.0, 0.85, 0.1);
     this.view.set_marked_vertices(new Uint32Array(verts));
