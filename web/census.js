@@ -4,7 +4,8 @@
 // table, a histogram of the chosen entry, the files and records holding each value (one click
 // opens the file there), and CSV / JSON export. `censusLookup` answers (record kind, offset)
 // for annotations; `annotationFromEntry` turns a row into a draft annotation.
-import { select, emit, setStatus } from './state.js';
+import { select, emit, setStatus, EV } from './state.js';
+import { WorkerClient, CANCELLED } from './worker-protocol.js';
 import { el } from './dom.js';
 
 const MAX_ROWS = 2000;
@@ -15,7 +16,7 @@ const COLUMNS = [
 ];
 
 let panel = null;
-let worker = null;
+let running = null; // {abort} of the census running
 let report = null;
 let openFiles = null;
 const files = new Map(); // census name -> File, to open a file at a value's place
@@ -76,31 +77,29 @@ export function annotationFromEntry(e) {
   };
 }
 
-/** Runs a census over `list` ([{name, file}]); resolves with the report, rejects if cancelled. */
+/** Options of the next runs: `pauseAfter` (for tests) holds the worker after that many files
+ *  until the run is cancelled, so a test can cancel a census that is surely still running. */
+export const censusOptions = { pauseAfter: null };
+
+/** Runs a census over `list` ([{name, file}]) in a worker of its own (its memory goes with it);
+ *  resolves with the report, or rejects with Cancelled once the worker has stopped. */
 export function runCensus(list, onProgress = () => {}) {
   cancelCensus();
   files.clear();
   for (const f of list) files.set(f.name, f.file);
-  worker = new Worker(new URL('./census-worker.js', import.meta.url), { type: 'module' });
-  const w = worker;
-  return new Promise((resolve, reject) => {
-    w.onmessage = (e) => {
-      const m = e.data;
-      if (m.type === 'progress') onProgress(m);
-      else if (m.type === 'done') { report = m.report; emit('census', report); w.terminate(); if (worker === w) worker = null; resolve(report); }
-      else if (m.type === 'error') { w.terminate(); if (worker === w) worker = null; reject(new Error(m.message)); }
-    };
-    w.onerror = (e) => { w.terminate(); reject(new Error(e.message || 'census worker failed')); };
-    w.cancel = () => reject(new Error('cancelled'));
-    w.postMessage({ type: 'run', files: list });
-  });
+  const client = new WorkerClient(new URL('./census-worker.js', import.meta.url), 'census worker');
+  const mine = { abort: new AbortController() };
+  running = mine;
+  return client.call('run', [list, { pauseAfter: censusOptions.pauseAfter }], { onProgress, signal: mine.abort.signal })
+    .then((r) => { report = r; emit(EV.census, r); return r; })
+    .finally(() => { client.terminate(); if (running === mine) running = null; });
 }
 
+/** Asks the running census to stop; false if none runs. */
 export function cancelCensus() {
-  if (!worker) return false;
-  worker.terminate();
-  worker.cancel?.();
-  worker = null;
+  if (!running) return false;
+  running.abort.abort();
+  running = null;
   return true;
 }
 
@@ -228,7 +227,7 @@ async function start(list) {
     renderDetail();
     setStatus(`census: ${r.files} files, ${r.entries.length} entries`);
   } catch (err) {
-    if (run === runs) status.textContent = err.message === 'cancelled' ? 'cancelled' : `census failed: ${err.message}`;
+    if (run === runs) status.textContent = err.message === CANCELLED ? 'cancelled' : `census failed: ${err.message}`;
   }
   if (run === runs) { // else a newer census owns the controls
     bar.hidden = true;
@@ -350,7 +349,7 @@ function renderDetail() {
     el('h3', {}, `${e.path}`),
     el('p', {}, `${e.kind} in ${e.record}${off}, ${e.type}: ${e.records.toLocaleString()} records in ${e.files.toLocaleString()} files, ${e.distinct.toLocaleString()}${e.tail?.capped ? '+' : ''} distinct${e.constant ? ', constant' : ''}${e.min != null ? `, ${shown(e, e.min)} … ${shown(e, e.max)}` : ''}`),
     e.equals?.length ? el('p', {}, `Always equals: ${e.equals.join(', ')}`) : null,
-    draft ? el('button', { id: 'census-annotate', onclick: () => emit('annotate-request', draft) }, 'Annotate this') : null,
+    draft ? el('button', { id: 'census-annotate', onclick: () => emit(EV.annotateRequest, draft) }, 'Annotate this') : null,
     histogram(e),
     el('ol', { class: 'census-values' }, ...e.values.slice(0, 200).map((v) => el('li', {},
       el('span', { class: 'census-value' }, `${shown(e, v.value)}`),

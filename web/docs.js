@@ -1,35 +1,19 @@
 // The documents API as the panels use it: every call returns a Promise and runs in a Web
-// Worker (web/worker.js) with its own wasm instance. Methods mirror the wasm API
-// (crate/src/wasm/mod.rs): open, attach, summary, spans, span_bounds, span_at, tree,
-// region_items, mesh, errors, bytes, close, sample_file, djb2_xor, find, hash_range; plus
-// the worker's openFile, attachFile, openBytes, attachBytes, openSample and window.
+// Worker (web/worker.js, through web/worker-protocol.js) with its own wasm instance. Methods
+// mirror the wasm API (crate/src/wasm/mod.rs): open, attach, summary, spans, span_bounds,
+// span_at, tree, region_items, mesh, errors, bytes, close, sample_file, djb2_xor, find,
+// hash_range; plus the worker's openFile, attachFile, openBytes, attachBytes, openSample and
+// window.
 // Handles are the worker's: they mean nothing to a wasm instance on the main thread.
 
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-const pending = new Map();
-let nextId = 1;
+import { WorkerClient } from './worker-protocol.js';
 
-worker.onmessage = (e) => {
-  const { id, result, error, progress } = e.data;
-  const p = pending.get(id);
-  if (!p) return;
-  if (progress) { p.onProgress?.(progress); return; }
-  pending.delete(id);
-  if (error !== undefined) p.reject(new Error(error));
-  else p.resolve(result);
-};
-worker.onerror = (e) => {
-  for (const p of pending.values()) p.reject(new Error(e.message || 'the document worker failed'));
-  pending.clear();
-};
+const worker = new WorkerClient(new URL('./worker.js', import.meta.url), 'document worker');
 
-/** Calls `method` in the worker; `transfer` lists buffers handed over, `onProgress` gets progress. */
-export function call(method, args, { transfer = [], onProgress } = {}) {
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject, onProgress });
-    worker.postMessage({ id, method, args }, transfer);
-  });
+/** Calls `kind` in the worker (web/worker-protocol.js): `transfer` lists buffers handed over,
+ *  `onProgress` gets progress, `signal` cancels. */
+export function call(kind, args, options) {
+  return worker.call(kind, args, options);
 }
 
 /** A buffer that can be transferred without handing over more than `bytes` (else a copy). */

@@ -1,7 +1,9 @@
 // The documents live here, in a Web Worker with its own wasm instance, so reading and
-// decoding a 500 MB file never freezes the page. Messages: {id, method, args} in;
-// {id, result} | {id, error} | {id, progress} out. Bulk results are transferred, not copied.
+// decoding a 500 MB file never freezes the page. It speaks web/worker-protocol.js: a request's
+// kind is one of `methods` below or a wasm function. Bulk results are transferred, not copied.
 import init, * as api from '../pkg/meshscope.js';
+import { serve } from './worker-protocol.js';
+import { PREVIEW_MIN, PREVIEW_BYTES } from './preview.js';
 
 const ready = init();
 let wasm = null;
@@ -9,10 +11,6 @@ ready.then((w) => { wasm = w; });
 
 /** Progress is reported every this many bytes read. */
 const SLICE = 16 * 1024 * 1024;
-// Files this big get their first rows decoded before the whole file is read (the page shows
-// a preview of them from 4 MB, web/main.js); the first this many bytes are looked at.
-const PREVIEW_MIN = 4 * 1024 * 1024;
-const PREVIEW_BYTES = 64 * 1024;
 
 /** Streams a File straight into a buffer in wasm memory (one copy, progress as it comes);
  *  returns the buffer's token for `open_buffer` / `attach_buffer` and how long making the
@@ -62,82 +60,64 @@ function opened(handle, timings = {}) {
   return { handle, summary: api.summary(handle), timings };
 }
 
+/** Requests beyond the wasm functions; each gets the request's context (worker-protocol.js). */
 const methods = {
   /** Reads and decodes a File: {handle, summary}. */
-  async openFile(progress, file, name = file.name) {
+  async openFile(ctx, file, name = file.name) {
     const t0 = performance.now();
-    const { token, allocMs } = await readIntoWasm(file, progress, name);
+    const { token, allocMs } = await readIntoWasm(file, ctx.progress, name);
     const t1 = performance.now();
-    progress({ phase: 'decoding', done: 0, total: file.size });
+    ctx.progress({ phase: 'decoding', done: 0, total: file.size });
     // Structure first: a big .ply's spans come at once; `complete` decodes its mesh after.
     const handle = api.open_buffer(name, token, true);
     const t2 = performance.now();
     return opened(handle, { readMs: t1 - t0, allocMs, decodeMs: t2 - t1 });
   },
   /** Finishes a document opened structure first: {handle, summary, timings}. */
-  complete(progress, handle) {
+  complete(ctx, handle) {
     const t0 = performance.now();
     api.complete(handle);
     return opened(handle, { completeMs: performance.now() - t0 });
   },
   /** Decodes bytes handed over (transferred): {handle, summary}. */
-  openBytes(progress, name, bytes) {
-    progress({ phase: 'decoding', done: 0, total: bytes.length });
+  openBytes(ctx, name, bytes) {
+    ctx.progress({ phase: 'decoding', done: 0, total: bytes.length });
     return opened(api.open(name, bytes));
   },
   /** Attaches a File to an open document as a companion: {handle, summary} of the chunk. The
    *  File is streamed into wasm memory as an opened one is. */
-  async attachFile(progress, parent, file, name = file.name) {
+  async attachFile(ctx, parent, file, name = file.name) {
     const t0 = performance.now();
-    const { token } = await readIntoWasm(file, progress, name, false);
+    const { token } = await readIntoWasm(file, ctx.progress, name, false);
     const t1 = performance.now();
-    progress({ phase: 'decoding', done: 0, total: file.size });
+    ctx.progress({ phase: 'decoding', done: 0, total: file.size });
     const handle = api.attach_buffer(parent, name, token, undefined);
     return opened(handle, { readMs: t1 - t0, decodeMs: performance.now() - t1 });
   },
-  attachBytes(progress, parent, name, bytes) {
+  attachBytes(ctx, parent, name, bytes) {
     return opened(api.attach(parent, name, bytes));
   },
   /** Attaches bytes to LOD `lod` of `parent` by hand, whatever their name says. */
-  async attachToLod(progress, parent, lod, name, data) {
+  async attachToLod(ctx, parent, lod, name, data) {
     if (!(data instanceof Blob)) return opened(api.attach_lod(parent, lod, name, data));
-    const { token } = await readIntoWasm(data, progress, name, false);
+    const { token } = await readIntoWasm(data, ctx.progress, name, false);
     return opened(api.attach_buffer(parent, name, token, lod));
   },
   /** What the hex view needs for a window, in one round trip. */
-  window(progress, handle, start, end) {
+  window(ctx, handle, start, end) {
     return { start, bytes: api.bytes(handle, start, end), bounds: api.span_bounds(handle, start, end) };
   },
   /** Mean milliseconds of `n` calls of wasm `method` (for scripts/bench-page.mjs). */
-  time(progress, method, args, n = 100) {
+  time(ctx, method, args, n = 100) {
     const t0 = performance.now();
     for (let i = 0; i < n; i++) api[method](...args);
     return (performance.now() - t0) / n;
   },
   /** The built-in sample, decoded. */
-  openSample(progress, name) {
+  openSample(ctx, name) {
     return opened(api.open(name, api.sample_file()));
   },
 };
 
-function transferables(v, out = []) {
-  if (ArrayBuffer.isView(v)) out.push(v.buffer);
-  else if (v && typeof v === 'object' && !Array.isArray(v)) for (const x of Object.values(v)) transferables(x, out);
-  else if (Array.isArray(v)) for (const x of v) if (ArrayBuffer.isView(x)) out.push(x.buffer);
-  return out;
-}
-
-self.onmessage = async (e) => {
-  const { id, method, args } = e.data;
-  const progress = (p) => self.postMessage({ id, progress: p });
-  try {
-    await ready;
-    const fn = methods[method] ?? api[method];
-    if (typeof fn !== 'function') throw new Error(`no method ${method}`);
-    const result = methods[method] ? await fn(progress, ...args) : fn(...args);
-    const t = transferables(result);
-    self.postMessage({ id, result }, [...new Set(t)]);
-  } catch (err) {
-    self.postMessage({ id, error: String(err?.message ?? err) });
-  }
-};
+// Any other kind is the wasm function of that name, called with the request's args.
+serve(methods, { ready, fallback: (kind) => (typeof api[kind] === 'function' ? api[kind] : undefined) });
