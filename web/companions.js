@@ -1,19 +1,13 @@
 // Which open MeshSet a companion file belongs to: a geometry chunk by the GUID in its name
-// (either text form, as crate/src/formats/frostbite/guid.rs reads names), a `.resmeta` by
-// name (`m0.res.resmeta` or `m0.resmeta` beside `m0.res`). The decoder's `attach` still
-// decides; this only picks whom to ask, so a companion never lands on the wrong MeshSet.
-
-const HEXD = /[0-9a-f]/i;
+// (read by the decoder's own rule, crate/src/formats/frostbite/guid.rs, through wasm), a
+// `.resmeta` by name (`m0.res.resmeta` or `m0.resmeta` beside `m0.res`). The decoder's `attach`
+// still decides; this only picks whom to ask, so a companion never lands on the wrong MeshSet.
+// The page's wasm instance (web/wasm.js) is loaded before any file is opened.
+import { guid_of_name } from '../pkg/meshscope.js';
 
 /** The chunk GUID in a file name as its 16 bytes in file order (32 hex digits), or null. */
 export function guidOfName(name) {
-  const dashed = /(?:^|[^0-9a-f])([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})(?![0-9a-f])/i.exec(name);
-  if (dashed) return guidBytesOfText(dashed.slice(1).join('-'));
-  for (const m of name.matchAll(/[0-9a-f]+/gi)) {
-    const before = m.index > 0 && HEXD.test(name[m.index - 1]);
-    if (!before && m[0].length === 32) return m[0].toLowerCase();
-  }
-  return null;
+  return guid_of_name(name) ?? null;
 }
 
 /** The bytes (32 hex digits, file order) of a GUID in its text form (first three groups
@@ -32,8 +26,8 @@ export function lodGuids(summary) {
   for (const [k, v] of summary?.facts ?? []) {
     const m = /^lod\[(\d+)\]$/.exec(k);
     if (!m) continue;
-    const g = /chunk ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i.exec(v);
-    out[Number(m[1])] = g ? guidBytesOfText(g[1]) : null;
+    const g = /\bchunk (\S+)/.exec(v);
+    out[Number(m[1])] = g ? guidOfName(g[1]) : null;
   }
   return out;
 }

@@ -263,6 +263,14 @@ fn file_array(files: Vec<(String, Vec<u8>)>) -> Array {
     out
 }
 
+/// The chunk GUID a file name carries, in either text form (`frostbite::guid::from_name`), as
+/// the 32 hex digits of its stored bytes; the page pairs companion files by it.
+#[wasm_bindgen]
+pub fn guid_of_name(name: &str) -> Option<String> {
+    use crate::formats::frostbite::guid;
+    guid::from_name(name).map(|g| guid::hex(&g))
+}
+
 /// djb2-XOR of bytes, for the value inspector.
 #[wasm_bindgen]
 pub fn djb2_xor(bytes: &[u8]) -> u32 {
