@@ -2,9 +2,11 @@
 // takes the room it is given; the panel borders can be dragged and the sizes are kept; the tab
 // strip scrolls to the active tab and the status line follows it; the 3D controls reset for a
 // file without a mesh; "Attach to MeshSet…" shows only where it applies; the 3D view's
-// background follows the theme. Screenshots in light and dark go to tests/out/.
+// background follows the theme, and the page really shows the scheme asked for; a link keeps
+// the 3D view's pass. Screenshots in light and dark go to tests/out/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { start, openPage, OUT, dropFiles } from './browser.mjs';
 
 let env;
@@ -26,13 +28,34 @@ async function openMeshSet(page) {
   return files;
 }
 
+/** The page's colors in each scheme, as web/style.css declares --bg, --panel and --proven. */
+const THEME = {
+  light: { bg: 'rgb(251, 251, 248)', panel: 'rgb(255, 255, 255)', proven: 'rgb(169, 213, 245)' },
+  dark: { bg: 'rgb(23, 24, 26)', panel: 'rgb(30, 31, 34)', proven: 'rgb(18, 64, 92)' },
+};
+
+/** The scheme the page really shows: what it matches and the colors it paints with. */
+const shownTheme = async (page) => (await page.waitForSelector('#hex .hex-row .b.lv-proven')) && page.evaluate(() => ({
+  dark: matchMedia('(prefers-color-scheme: dark)').matches,
+  bg: getComputedStyle(document.body).backgroundColor,
+  panel: getComputedStyle(document.getElementById('top')).backgroundColor,
+  proven: getComputedStyle(document.querySelector('#hex .hex-row .b.lv-proven')).backgroundColor,
+}));
+
 const rect = (page, sel) => page.locator(sel).evaluate((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, right: r.right, bottom: r.bottom }; });
 
 for (const [w, h] of [[800, 600], [1400, 900], [1920, 1080], [2560, 1440]]) {
   test(`the layout at ${w} × ${h}: nothing spills over, the hex rows fit, the 3D view takes its room`, async () => {
     for (const scheme of ['light', 'dark']) {
+      const png = `${OUT}layout-${w}x${h}-${scheme}.png`;
+      rmSync(png, { force: true }); // a failed run leaves no picture of an earlier one
       const page = await open({ width: w, height: h }, scheme);
       await openMeshSet(page);
+      const theme = await shownTheme(page);
+      assert.equal(theme.dark, scheme === 'dark', `the page sees the ${scheme} scheme`);
+      assert.equal(theme.bg, THEME[scheme].bg, `the ${scheme} page background`);
+      assert.equal(theme.panel, THEME[scheme].panel, `the ${scheme} panel background`);
+      assert.equal(theme.proven, THEME[scheme].proven, `the ${scheme} color of a proven byte in the hex rows`);
       const docW = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.equal(docW, w, 'no horizontal overflow');
       const hex = await rect(page, '#hex-pane');
@@ -59,7 +82,7 @@ for (const [w, h] of [[800, 600], [1400, 900], [1920, 1080], [2560, 1440]]) {
       const status = await rect(page, '#status');
       assert.ok(status.w >= w - 24 && status.y >= (await rect(page, '#panes')).bottom, 'the status line takes the width, under the panes');
       assert.equal(await page.locator('#status').evaluate((e) => getComputedStyle(e).whiteSpace), 'normal');
-      await page.screenshot({ path: `${OUT}layout-${w}x${h}-${scheme}.png` });
+      await page.screenshot({ path: png });
       assert.deepEqual(page.errors, []);
       await page.close();
     }
@@ -157,4 +180,21 @@ test('the 3D view\'s background follows the theme', async () => {
     assert.deepEqual(px, rgb, `${scheme}: the clear color`);
     await page.close();
   }
+});
+
+test('a link keeps the 3D view\'s pass, and opening it shows that pass again', async () => {
+  const page = await open({ width: 1400, height: 900 });
+  await openMeshSet(page);
+  const passes = await page.locator('#viewer-pass option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assert.ok(passes.length > 0, 'the MeshSet has passes');
+  const pass = passes.at(-1);
+  await page.selectOption('#viewer-pass', pass);
+  await page.click('#copy-link');
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, new RegExp(`(^#|&)tab=1&lod=0&pass=${encodeURIComponent(pass)}$`));
+  await page.selectOption('#viewer-pass', '');
+  await page.evaluate((h) => { location.hash = `${h}&again=1`; }, hash); // a link the page did not write
+  await page.waitForFunction((p) => document.getElementById('viewer-pass').value === p, pass);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
