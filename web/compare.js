@@ -7,7 +7,7 @@
 // path, kind and confidence, and a click selects a difference in both views, in the 3D view
 // and, in the inspector, in A's tab. The view goes in the link (`#src=A&cmp=B&…`). Strings
 // from the files are text, never HTML.
-import { state, on, addDoc, setActive, select, setStatus } from './state.js';
+import { state, on, addDoc, setActive, select, setStatus, EV } from './state.js';
 import { call, docs } from './docs.js';
 import { HexView, LV_CLASS, ROW } from './hexview.js';
 import { formatFragment, fetchSource } from './share.js';
@@ -37,7 +37,7 @@ const other = (s) => (s === 'a' ? 'b' : 'a');
 /** Wires the header button. */
 export function initCompare(button) {
   button.addEventListener('click', () => showCompare());
-  on('docs', () => { if (panel && !panel.hidden) fillChoices(); });
+  on(EV.docs, () => { if (panel && !panel.hidden) fillChoices(); });
 }
 
 /** Opens the panel; with two handles, compares them at once. */
