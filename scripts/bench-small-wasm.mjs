@@ -6,7 +6,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { initSync, open, close, summary, tree, span_bounds, bench_stage } from '../pkg/meshscope.js';
+import { initSync, open, close, summary, tree, tree_json, span_bounds, bench_stage } from '../pkg/meshscope.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 initSync({ module: readFileSync(join(root, 'pkg/meshscope_bg.wasm')) });
@@ -46,12 +46,13 @@ function report(set) {
     ['open + close (the API)', () => files.forEach((f) => close(open(f.name, f.bytes)))],
   ];
   const handles = files.map((f) => open(f.name, f.bytes));
-  rows.push(['tree (to JS)', () => handles.forEach((h) => tree(h))]);
+  rows.push(['tree (to JS by serde-wasm-bindgen)', () => handles.forEach((h) => tree(h))]);
+  rows.push(['tree (JSON.parse of tree_json, the page)', () => handles.forEach((h) => JSON.parse(tree_json(h)))]);
   rows.push(['summary (to JS)', () => handles.forEach((h) => summary(h))]);
   rows.push(['first screen (span_bounds 0..1024)', () => handles.forEach((h) => span_bounds(h, 0, 1024))]);
   rows.push(['first paint (open, tree, summary, screen)', () => files.forEach((f) => {
     const h = open(f.name, f.bytes);
-    tree(h); summary(h); span_bounds(h, 0, 1024);
+    JSON.parse(tree_json(h)); summary(h); span_bounds(h, 0, 1024);
     close(h);
   })]);
   console.log(`${set}: ${files.length} files, ${total} bytes, best of ${rounds} (wasm, node ${process.version})`);

@@ -113,6 +113,10 @@ const methods = {
     for (let i = 0; i < n; i++) api[method](...args);
     return (performance.now() - t0) / n;
   },
+  /** The structure tree: one JSON string from wasm, parsed here (much faster than objects built from wasm). */
+  tree(progress, handle) {
+    return JSON.parse(api.tree_json(handle));
+  },
   /** The built-in sample, decoded. */
   openSample(ctx, name) {
     return opened(api.open(name, api.sample_file()));

@@ -15,7 +15,6 @@ mod sets;
 use meshscope::document::{Decode, Document};
 use meshscope::formats::{self, Format};
 use meshscope::span::SpanMap;
-use meshscope::tree;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -60,11 +59,11 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
         })
     });
     let tree = best(rounds, || {
-        let ds = decodes(files);
+        let docs: Vec<Document> = files.iter().map(|f| meshscope::open(&f.name, f.bytes.clone())).collect();
         timed(|| {
-            for d in &ds {
-                drop(black_box(tree::build(&d.fields.spans, &d.fields.regions, &d.fields.records)));
-            }
+            docs.iter().for_each(|d| {
+                black_box(d.tree().len());
+            })
         })
     });
     let document = best(rounds, || {
@@ -88,16 +87,26 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
             }
         })
     });
+    let paint = best(rounds, || {
+        let bytes = copies();
+        timed(|| {
+            for (f, b) in files.iter().zip(bytes) {
+                let d = meshscope::open(&f.name, b);
+                black_box((d.tree().len(), d.summary(), d.spans_in(0, 1024)));
+            }
+        })
+    });
     vec![
         ("copy (floor)", copy),
         ("decode", decode),
         ("decode_fields (census)", fields),
         ("span index (SpanMap::new)", index),
-        ("tree (tree::build)", tree),
-        ("document (from_decode: index + tree)", document),
+        ("tree (Document::tree, first use)", tree),
+        ("document (from_decode)", document),
         ("summary (checks, coverage)", summary),
         ("first screen (spans_in 0..1024)", window),
         ("open", open),
+        ("open + tree + summary + first screen", paint),
     ]
 }
 

@@ -4,9 +4,11 @@
 use crate::error::Error;
 use crate::formats::{self, Details, Format};
 use crate::mesh::Mesh;
+use crate::short::PathText;
 use crate::span::{Confidence, Span, SpanMap};
 use crate::tree::{self, Node};
 use serde::Serialize;
+use std::sync::OnceLock;
 
 /// The decode model, where the formats and the document's users have always found it.
 pub use crate::model::{Basis, Check, Decode};
@@ -17,7 +19,10 @@ pub struct Document {
     pub format: Format,
     pub bytes: Vec<u8>,
     pub spans: SpanMap,
-    pub tree: Vec<Node>,
+    /// Records whose extent the decoder declared (`Fields::records`), for the tree.
+    records: Vec<(PathText, u64, u64)>,
+    /// The structure tree, built on first use (`tree`) from the span map and `records`.
+    tree: OnceLock<Vec<Node>>,
     pub mesh: Mesh,
     pub errors: Vec<Error>,
     pub checks: Vec<Check>,
@@ -91,15 +96,15 @@ impl From<&Error> for ErrorInfo {
 }
 
 impl Document {
-    /// Builds a document from a format's decode: indexes the spans and derives the tree.
+    /// Builds a document from a format's decode: indexes the spans; the tree waits for `tree`.
     pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, d: Decode) -> Document {
-        let tree = tree::build(&d.fields.spans, &d.fields.regions, &d.fields.records);
         Document {
             name: name.to_string(),
             format,
             bytes,
             spans: SpanMap::new(d.fields.spans, d.fields.regions),
-            tree,
+            records: d.fields.records,
+            tree: OnceLock::new(),
             mesh: d.mesh,
             errors: d.errors,
             checks: d.checks,
@@ -180,6 +185,11 @@ impl Document {
         if c.listed {
             self.attached.push(name.to_string());
         }
+    }
+
+    /// The structure tree, derived from the spans' paths on first use.
+    pub fn tree(&self) -> &[Node] {
+        self.tree.get_or_init(|| tree::build(self.spans.fixed(), self.spans.regions(), &self.records))
     }
 
     pub fn spans_in(&self, start: u64, end: u64) -> Vec<Span> {

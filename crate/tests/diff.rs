@@ -262,7 +262,7 @@ fn an_extra_section_is_one_record_and_what_the_builder_derives_from_it() {
 fn a_changed_unexplained_byte_is_found_at_its_record_offset() {
     let built = builder::build(&meshset(2));
     let (a, _) = open_meshset(&built);
-    let header = a.tree.iter().find(|n| n.path == "header").expect("a header record");
+    let header = a.tree().iter().find(|n| n.path == "header").expect("a header record");
     let at = (header.start..header.end).find(|&x| a.span_at(x).is_none()).expect("an uncovered header byte");
     let mut bytes = a.bytes.clone();
     bytes[at as usize] ^= 0x5a;

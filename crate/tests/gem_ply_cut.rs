@@ -63,8 +63,8 @@ fn a_vertex_buffer_cut_short_keeps_its_whole_vertices() {
     let kept: Vec<f32> = positions[..5].iter().flatten().copied().collect();
     assert_eq!(doc.mesh.lods[0].positions, kept);
     assert_eq!(doc.coverage().uncovered, 0);
-    assert_eq!(find(&doc.tree, "VERT.vertices").and_then(|n| n.count), Some(5));
-    assert!(find(&doc.tree, "VERT.vertices[5]").is_some(), "the cut vertex is in the tree");
+    assert_eq!(find(doc.tree(), "VERT.vertices").and_then(|n| n.count), Some(5));
+    assert!(find(doc.tree(), "VERT.vertices[5]").is_some(), "the cut vertex is in the tree");
 }
 
 #[test]

@@ -175,7 +175,7 @@ fn the_structure_first_then_the_mesh_gives_the_whole_decode() {
         assert!(quick.mesh.lods.is_empty(), "{name}: no mesh before complete");
         assert_eq!(quick.spans.fixed(), whole.spans.fixed(), "{name}: the same spans at once");
         assert_eq!(quick.spans.regions().len(), whole.spans.regions().len(), "{name}");
-        assert_eq!(quick.tree, whole.tree, "{name}: the same tree at once");
+        assert_eq!(quick.tree(), whole.tree(), "{name}: the same tree at once");
         assert!(quick.summary().pending);
         quick.complete();
         assert!(!quick.pending);

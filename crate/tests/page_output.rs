@@ -40,7 +40,9 @@ fn digest(doc: &Document) -> String {
         h.write_all(b"\n").unwrap();
     };
     part(&doc.spans_in(0, doc.bytes.len() as u64));
-    part(&doc.tree);
+    part(&doc.tree());
+    let json = serde_json::to_string(doc.tree()).expect("serializable");
+    assert!(meshscope::tree::to_json(doc.tree()) == json, "{}: tree::to_json differs from serde_json", doc.name);
     for (i, r) in doc.spans.regions().iter().enumerate() {
         part(&doc.region_items(i as u32, 0, r.count));
     }

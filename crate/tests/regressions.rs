@@ -23,7 +23,7 @@ fn exercise(name: &str, bytes: &[u8]) -> (Format, String) {
     let doc = meshscope::open(name, bytes.to_vec());
     let s = doc.summary();
     let _ = doc.spans_in(0, s.size);
-    let _ = doc.tree.len();
+    let _ = doc.tree().len();
     let mut quick = meshscope::open_structure(name, bytes.to_vec());
     quick.complete();
     same(&doc, &quick, name);
@@ -56,7 +56,7 @@ fn exercise(name: &str, bytes: &[u8]) -> (Format, String) {
 /// a NaN is not equal to itself).
 fn same(a: &Document, b: &Document, name: &str) {
     assert!(a.spans.fixed() == b.spans.fixed(), "{name}: spans differ");
-    assert!(a.errors == b.errors && a.tree == b.tree, "{name}: errors or tree differ");
+    assert!(a.errors == b.errors && a.tree() == b.tree(), "{name}: errors or tree differ");
     assert_eq!(format!("{:?}", a.mesh), format!("{:?}", b.mesh), "{name}: mesh differs");
 }
 

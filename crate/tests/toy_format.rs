@@ -115,7 +115,7 @@ fn a_toy_format_decodes_through_the_trait() {
     let doc = Document::from_decode("a.toy", Toy.format(), bytes.clone(), d);
     assert_eq!(serde_json::to_value(doc.summary()).unwrap()["format"], "toy");
     assert_eq!(Toy.rewrite(&doc.details, &doc.bytes).unwrap().unwrap(), bytes);
-    let names: Vec<&str> = doc.tree.iter().map(|n| n.name.as_str()).collect();
+    let names: Vec<&str> = doc.tree().iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, ["header", "item[0]", "item[1]"]);
     let c = doc.coverage();
     assert_eq!((c.proven, c.observed, c.unknown, c.uncovered), (12, 2, 2, 0));

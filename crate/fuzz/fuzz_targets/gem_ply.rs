@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     // Structure first (what the page opens a big file with) has the same spans and tree at
     // once and, completed, the same mesh (compared as text: a NaN is not equal to itself).
     let mut quick = meshscope::open_structure("fuzz.ply", doc.bytes.clone());
-    assert!(quick.spans.fixed() == doc.spans.fixed() && quick.tree == doc.tree);
+    assert!(quick.spans.fixed() == doc.spans.fixed() && quick.tree() == doc.tree());
     quick.complete();
     assert!(format!("{:?}", quick.mesh) == format!("{:?}", doc.mesh));
     let s = doc.summary();

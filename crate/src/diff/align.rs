@@ -37,7 +37,7 @@ pub fn align(a: &Document, b: &Document) -> Vec<Anchor> {
     let rb = Records::new(b);
     let mut out = Vec::new();
     let stride = |d: &Document, path: &str| d.spans.regions().iter().find(|r| r.path == path).map_or(0, |r| r.stride);
-    let mut stack: Vec<&[Node]> = vec![&a.tree];
+    let mut stack: Vec<&[Node]> = vec![a.tree()];
     while let Some(level) = stack.pop() {
         for n in level {
             if let Some(r) = rb.get(&n.path) {

@@ -31,8 +31,8 @@ impl<'a> Records<'a> {
                 walk(&n.children, out);
             }
         }
-        walk(&doc.tree, &mut by_path);
-        Records { by_path, tree: &doc.tree }
+        walk(doc.tree(), &mut by_path);
+        Records { by_path, tree: doc.tree() }
     }
 
     pub fn get(&self, path: &str) -> Option<Rec<'a>> {

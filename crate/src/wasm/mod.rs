@@ -139,7 +139,14 @@ pub fn span_at(handle: u32, at: f64) -> Result<JsValue, JsError> {
 
 #[wasm_bindgen]
 pub fn tree(handle: u32) -> Result<JsValue, JsError> {
-    with_doc(handle, |d| to_js(&d.tree))
+    with_doc(handle, |d| to_js(&d.tree()))
+}
+
+/// The tree as JSON text (`tree::to_json`), for `JSON.parse`: the same objects as `tree`, made
+/// several times faster.
+#[wasm_bindgen]
+pub fn tree_json(handle: u32) -> Result<String, JsError> {
+    with_doc(handle, |d| Ok(crate::tree::to_json(d.tree())))
 }
 
 /// Element nodes `first..first+count` of an array node (`node.region`).
