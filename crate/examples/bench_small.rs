@@ -2,8 +2,8 @@
 //!
 //!     cargo run --release --example bench_small
 //!
-//! Three sets: 1,000 builder MeshSets (2 to 20 KB), 500 builder `.ply` files (10 to 200 KB),
-//! and the real GEM samples (`$MESHSCOPE_SAMPLES/gem-ply`, default `../shared/samples`)
+//! Three sets: 1,000 builder MeshSets (0.9 to 16 KB), 500 builder `.ply` files (10 to 200
+//! KB), and the real GEM samples (`$MESHSCOPE_SAMPLES/gem-ply`, default `../shared/samples`)
 //! repeated; the samples are skipped with a line when absent. Each stage is timed over the
 //! whole set, best of `ROUNDS` (5), and reported in µs a file and MB/s beside a plain copy of
 //! the same bytes (the floor), all in one run. The sets are also written as packs to
