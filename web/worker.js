@@ -114,7 +114,7 @@ const methods = {
     return (performance.now() - t0) / n;
   },
   /** The structure tree: one JSON string from wasm, parsed here (much faster than objects built from wasm). */
-  tree(progress, handle) {
+  tree(ctx, handle) {
     return JSON.parse(api.tree_json(handle));
   },
   /** The built-in sample, decoded. */
