@@ -6,6 +6,7 @@ use super::declaration::{usage, Element};
 use super::element_format;
 use super::lod::{Lod, PASSES};
 use super::measures::{measure_from, Measured};
+use super::section::Section;
 use super::tangent;
 use crate::error::{Error, Result};
 use crate::mesh::{self, Source};
@@ -77,6 +78,58 @@ pub fn passes_of(l: &Lod, k: usize) -> Vec<String> {
     (0..5).filter(|&p| l.lists[p].iter().any(|&x| x as usize == k)).map(|p| PASSES[p].to_string()).collect()
 }
 
+/// A LOD's records and the geometry its sections are decoded from.
+struct LodInput<'a> {
+    lod: &'a Lod,
+    /// The geometry: byte 0 is the vertex buffer's start.
+    data: &'a Reader<'a>,
+    /// The file the geometry is in, as `Source::file` counts them.
+    file: u32,
+    want: Want,
+    table: tangent::AngleTable,
+}
+
+/// One section of a LOD to decode, and the path its spans go under.
+struct SectionInput<'a> {
+    lod: &'a LodInput<'a>,
+    k: usize,
+    /// `{prefix}.section[k]`.
+    path: String,
+}
+
+impl<'a> SectionInput<'a> {
+    fn records(&self) -> &'a Section {
+        &self.lod.lod.sections[self.k]
+    }
+
+    fn vertex_count(&self) -> usize {
+        self.records().vertex_count as usize
+    }
+
+    /// Errors whose cause is a field of the resource name that field; `in_resource` gives it
+    /// its offset there.
+    fn resource_path(&self) -> &str {
+        resource_path(&self.path)
+    }
+}
+
+/// The bytes one stream of a section occupies in the geometry (ordered by start, then end).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct StreamBytes {
+    start: u64,
+    end: u64,
+    /// The stream's path (`lod[0].section[1].stream[0]`).
+    path: String,
+}
+
+/// Where a section's geometry starts in the LOD's arrays, and how many vertices it added.
+#[derive(Clone, Copy)]
+struct Placed {
+    first_vertex: usize,
+    first_index: usize,
+    vertex_count: usize,
+}
+
 /// Decodes a LOD's geometry from `data`, whose byte 0 is the vertex buffer's start.
 /// Spans go under `prefix` (`lod[i]` in a chunk, `trailing.lod[i]` inline). Errors of one
 /// section are pushed and the section left without geometry; the others still decode.
@@ -88,12 +141,37 @@ pub fn decode_lod(
     prefix: &str,
     file: u32,
 ) -> (mesh::Lod, Vec<Measured>) {
+    let input = LodInput { lod: l, data, file, want: want(l), table: tangent::AngleTable::default() };
     let mut out = skeleton(l);
-    let w = want(l);
-    // Room for every vertex up front (bounded by the bytes there are), so the arrays do not
-    // grow by copying.
-    let total: usize = l.sections.iter().map(|s| s.vertex_count as usize).sum::<usize>().min(data.len() / 4);
-    let tris: usize = l.sections.iter().map(|s| s.primitive_count as usize * 3).sum::<usize>().min(data.len() / 2);
+    reserve(&mut out, &input);
+    let mut streams: Vec<StreamBytes> = Vec::new();
+    let mut measured = Vec::with_capacity(l.sections.len());
+    for k in 0..l.sections.len() {
+        let sec = SectionInput { lod: &input, k, path: format!("{prefix}.section[{k}]") };
+        let mut at = Placed { first_vertex: out.positions.len() / 3, first_index: out.indices.len(), vertex_count: 0 };
+        let regions = f.regions.len();
+        match section(&sec, f, &mut streams, &mut out) {
+            Ok(n) => at.vertex_count = n,
+            Err(e) => {
+                // The section keeps no geometry; the arrays go back to where it started.
+                errors.push(e);
+                f.regions.truncate(regions);
+                truncate(&mut out, at.first_vertex, at.first_index, &input.want);
+            }
+        }
+        measured.push(measure(&out, sec.records(), at));
+        place(&mut out.sections[k], &sec, at, out.indices.len());
+    }
+    overlaps(streams, errors);
+    (out, measured)
+}
+
+/// Room for every vertex up front (bounded by the bytes there are), so the arrays do not grow
+/// by copying.
+fn reserve(out: &mut mesh::Lod, input: &LodInput) {
+    let (l, len, w) = (input.lod, input.data.len(), &input.want);
+    let total: usize = l.sections.iter().map(|s| s.vertex_count as usize).sum::<usize>().min(len / 4);
+    let tris: usize = l.sections.iter().map(|s| s.primitive_count as usize * 3).sum::<usize>().min(len / 2);
     out.positions.reserve(total * 3);
     out.indices.reserve(tris);
     if w.normals {
@@ -103,61 +181,52 @@ pub fn decode_lod(
         out.tangents.reserve(total * 4);
     }
     out.uvs = (0..w.uv_sets).map(|_| Vec::with_capacity(total * 2)).collect();
-    let table = tangent::AngleTable::default();
-    let mut ranges: Vec<(u64, u64, String)> = Vec::new();
-    let mut measured = Vec::with_capacity(l.sections.len());
-    for k in 0..l.sections.len() {
-        let path = format!("{prefix}.section[{k}]");
-        let v0 = out.positions.len() / 3;
-        let i0 = out.indices.len();
-        let regions = f.regions.len();
-        let r = section(f, l, k, data, &path, &mut ranges, &mut out, &w, &table);
-        let n = match r {
-            Ok(n) => n,
-            Err(e) => {
-                // The section keeps no geometry; the arrays go back to where it started.
-                errors.push(e);
-                f.regions.truncate(regions);
-                truncate(&mut out, v0, i0, &w);
-                0
-            }
-        };
-        let uv = |u: usize| out.uvs.get(u).and_then(|a| a.get(v0 * 2..)).filter(|a| !a.is_empty());
-        let pos = out.positions.get(v0 * 3..).unwrap_or(&[]);
-        let st = &l.sections[k].stored;
-        let uvs = [uv(0).filter(|_| st.has_usage(33)), uv(1).filter(|_| st.has_usage(34))];
-        // The section's indices hold LOD vertex numbers; the measures count them from v0.
-        let idx = out.indices.get(i0..).unwrap_or(&[]);
-        measured.push(measure_from(pos, uvs, idx, v0 as u32));
-        let ni = idx.len();
-        let s = &l.sections[k];
-        let sec = &mut out.sections[k];
-        sec.index_start = i0 as u32;
-        sec.index_count = ni as u32;
-        sec.vertex_start = v0 as u32;
-        sec.vertex_count = n as u32;
-        sec.vertex_source =
-            Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
-        if let Some(isz) = l.index_size() {
-            sec.index_source = Some(Source {
-                file,
-                offset: data.base() + l.vertex_bytes as u64 + s.start_index as u64 * isz as u64,
-                stride: isz as u64,
-            });
-        }
+}
+
+/// The measures of the section placed `at` (from its first vertex and index to the arrays' end).
+fn measure(out: &mesh::Lod, s: &Section, at: Placed) -> Measured {
+    let v0 = at.first_vertex;
+    let uv = |u: usize| out.uvs.get(u).and_then(|a| a.get(v0 * 2..)).filter(|a| !a.is_empty());
+    let pos = out.positions.get(v0 * 3..).unwrap_or(&[]);
+    let st = &s.stored;
+    let uvs = [uv(0).filter(|_| st.has_usage(33)), uv(1).filter(|_| st.has_usage(34))];
+    // The section's indices hold LOD vertex numbers; the measures count them from v0.
+    let idx = out.indices.get(at.first_index..).unwrap_or(&[]);
+    measure_from(pos, uvs, idx, v0 as u32)
+}
+
+/// The mesh section's place in the LOD's arrays (up to `index_end`) and in the file.
+fn place(out: &mut mesh::Section, sec: &SectionInput, at: Placed, index_end: usize) {
+    let (l, s, data) = (sec.lod.lod, sec.records(), sec.lod.data);
+    let file = sec.lod.file;
+    out.index_start = at.first_index as u32;
+    out.index_count = (index_end - at.first_index) as u32;
+    out.vertex_start = at.first_vertex as u32;
+    out.vertex_count = at.vertex_count as u32;
+    out.vertex_source =
+        Some(Source { file, offset: data.base() + s.vertex_offset as u64, stride: s.stored.stride(0) as u64 });
+    if let Some(isz) = l.index_size() {
+        out.index_source = Some(Source {
+            file,
+            offset: data.base() + l.vertex_bytes as u64 + s.start_index as u64 * isz as u64,
+            stride: isz as u64,
+        });
     }
-    // Streams of different sections must not share bytes.
-    ranges.sort();
-    for w in ranges.windows(2) {
-        if w[1].0 < w[0].1 {
+}
+
+/// Streams of different sections must not share bytes: an error for each that starts inside
+/// the one before it.
+fn overlaps(mut streams: Vec<StreamBytes>, errors: &mut Vec<Error>) {
+    streams.sort();
+    for w in streams.windows(2) {
+        if w[1].start < w[0].end {
             errors.push(Error::bad_value(
-                w[1].0,
-                w[1].2.clone(),
-                format!("overlaps {} (ends at 0x{:x})", w[0].2, w[0].1),
+                w[1].start,
+                w[1].path.clone(),
+                format!("overlaps {} (ends at 0x{:x})", w[0].path, w[0].end),
             ));
         }
     }
-    (out, measured)
 }
 
 /// The resource's path of a record decoded from a chunk (`lod[0].section[1]`) or from the
@@ -318,97 +387,43 @@ fn take_any(dst: &mut Vec<f32>, e: &StreamElement, want: usize, fill: f32) {
     });
 }
 
-#[allow(clippy::too_many_arguments)]
-fn section(
-    f: &mut Fields,
-    l: &Lod,
-    k: usize,
-    data: &Reader,
-    path: &str,
-    ranges: &mut Vec<(u64, u64, String)>,
-    out: &mut mesh::Lod,
-    w: &Want,
-    table: &tangent::AngleTable,
-) -> Result<usize> {
-    let s = &l.sections[k];
-    let d = &s.stored;
-    let n = s.vertex_count as usize;
-    // The section's first vertex in the LOD arrays: its indices are stored shifted by it.
-    let v0 = out.positions.len() / 3;
-    // Errors whose cause is a field of the resource name that field; `in_resource` gives it
-    // its offset there.
-    let rp = resource_path(path);
-    let base = u32::try_from(v0)
-        .ok()
-        .filter(|b| b.checked_add(s.vertex_count).is_some())
-        .ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "the LOD has more than 2^32 vertices"))?;
-    // Each stream: its bytes and the elements it holds.
-    let mut start = s.vertex_offset as usize;
-    let streams = (d.stream_count as usize).min(16);
-    // Vertices with no bytes at all would size the arrays from the count alone.
-    if n > 0 && (0..streams).all(|st| d.stride(st) == 0) {
-        return Err(Error::bad_value(
-            0,
-            format!("{rp}.vertex_count"),
-            format!("{n} vertices but the stored declaration has no stream with a stride"),
-        ));
-    }
-    let mut windows = Vec::with_capacity(streams);
-    for st in 0..streams {
-        let stride = d.stride(st) as usize;
-        let sp = format!("{path}.stream[{st}]");
-        let elems: Vec<(usize, &Element)> =
-            d.used().iter().enumerate().filter(|(_, e)| e.stream as usize == st).collect();
-        if stride == 0 {
-            if !elems.is_empty() && n > 0 {
-                return Err(Error::bad_value(
-                    0,
-                    format!("{rp}.stored_declaration.stream[{st}].stride"),
-                    "elements on a stream of stride 0",
-                ));
-            }
-            windows.push(None);
-            continue;
-        }
-        let len = stride
-            .checked_mul(n)
-            .ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "stream size overflows"))?;
-        let win = data.window(start, len).map_err(|e| Error::new(e.offset, sp.clone(), e.kind))?;
-        ranges.push((win.base(), win.base() + len as u64, sp.clone()));
-        let mut region =
-            Region { start: win.base(), stride: stride as u64, count: n as u64, path: sp.clone(), elems: Vec::new() };
-        for &(ei, e) in &elems {
-            let Some((fname, size, _)) = element_format::info(e.format) else { continue };
-            if e.offset as usize + size as usize > stride {
-                return Err(Error::bad_value(
-                    0,
-                    format!("{rp}.stored_declaration.element[{ei}].offset"),
-                    format!("element at offset {} of {size} bytes passes the stream stride {stride}", e.offset),
-                ));
-            }
-            let (uname, conf) = usage(e.usage);
-            region.elems.push(Elem {
-                offset: e.offset as u64,
-                len: size as u64,
-                name: uname.into_owned(),
-                ty: fname.into(),
-                confidence: conf,
-                note: "Stored streams occupy consecutive stride * vertex_count ranges from a section's vertex offset."
-                    .into(),
-                format: element_format::shower(e.format),
-            });
-        }
-        region.elems.sort_by_key(|e| e.offset);
-        f.add_region(region);
-        windows.push(Some(win));
-        start += len;
-    }
-    // Each array takes the first element of its usage; arrays the section lacks are filled.
-    let find = |u: &[u8]| {
+/// How an array takes its usage's element: the components a vertex, the last component where
+/// the element's format has fewer, and each component's value in a section without the usage.
+#[derive(Clone, Copy)]
+struct Array {
+    usage: u8,
+    components: usize,
+    w: f32,
+    missing: f32,
+}
+
+const POSITIONS: Array = Array { usage: 1, components: 3, w: 1.0, missing: 0.0 };
+const NORMALS: Array = Array { usage: 6, components: 3, w: 0.0, missing: 0.0 };
+const TANGENTS: Array = Array { usage: 7, components: 4, w: 1.0, missing: 0.0 };
+const COLORS: Array = Array { usage: 30, components: 4, w: 1.0, missing: 1.0 };
+const WEIGHTS: Array = Array { usage: 4, components: 4, w: 0.0, missing: 0.0 };
+const JOINTS: Array = Array { usage: 2, components: 4, w: 0.0, missing: 0.0 };
+/// Usage 52: the normal and the tangent (sign in w), packed in 4 bytes.
+const PACKED_FRAME: u8 = 52;
+
+fn uv_set(u: usize) -> Array {
+    Array { usage: 33 + u as u8, components: 2, w: 0.0, missing: 0.0 }
+}
+
+/// A section's stored streams, as windows of the geometry (`None`: a stream of stride 0).
+struct Streams<'a> {
+    section: &'a Section,
+    windows: Vec<Option<Reader<'a>>>,
+}
+
+impl<'a> Streams<'a> {
+    /// The first element of `usage` in a stream with bytes, in a format we know.
+    fn find(&self, usage: u8) -> Option<StreamElement<'a>> {
+        let d = &self.section.stored;
         d.used().iter().find_map(|e| {
-            let Some(Some(win)) = windows.get(e.stream as usize) else { return None };
+            let Some(Some(win)) = self.windows.get(e.stream as usize) else { return None };
             let (_, size, _) = element_format::info(e.format)?;
-            u.contains(&e.usage).then(|| StreamElement {
+            (e.usage == usage).then(|| StreamElement {
                 bytes: win.data(),
                 stride: d.stride(e.stream as usize) as usize,
                 offset: e.offset as usize,
@@ -416,58 +431,160 @@ fn section(
                 format: e.format,
             })
         })
-    };
-    let fill = |dst: &mut Vec<f32>, comps: usize, v: f32| dst.resize(dst.len() + n * comps, v);
-    match find(&[1]) {
-        Some(e) => take(&mut out.positions, &e, 3, 1.0),
-        None => fill(&mut out.positions, 3, 0.0),
     }
-    let packed = find(&[52]).filter(|x| x.size == 4);
-    if let Some(e) = packed {
-        // Packed tangent space gives the normal and the tangent with its sign in w.
+
+    /// Appends every vertex's `array` to `dst`: the first element of its usage, or the
+    /// missing value when the section has none.
+    fn append(&self, dst: &mut Vec<f32>, array: Array) {
+        match self.find(array.usage) {
+            Some(e) => take(dst, &e, array.components, array.w),
+            None => dst.resize(dst.len() + self.section.vertex_count as usize * array.components, array.missing),
+        }
+    }
+}
+
+/// Decodes one section into the LOD's arrays: its streams (regions, and their bytes in
+/// `streams` for the overlap check), its vertex arrays, its indices. The vertex count on
+/// success; on an error the caller truncates the arrays and the regions.
+fn section(sec: &SectionInput, f: &mut Fields, streams: &mut Vec<StreamBytes>, out: &mut mesh::Lod) -> Result<usize> {
+    let base = first_vertex(sec, out.positions.len() / 3)?;
+    let windows = Streams { section: sec.records(), windows: stream_windows(sec, f, streams)? };
+    vertex_arrays(&windows, &sec.lod.want, &sec.lod.table, out);
+    indices(sec, base, f, out)?;
+    Ok(sec.vertex_count())
+}
+
+/// The section's first vertex in the LOD arrays (`v0`, what its stored indices are shifted
+/// by), checked so that all its vertices are numbered in a u32.
+fn first_vertex(sec: &SectionInput, v0: usize) -> Result<u32> {
+    u32::try_from(v0).ok().filter(|b| b.checked_add(sec.records().vertex_count).is_some()).ok_or_else(|| {
+        Error::limit(0, format!("{}.vertex_count", sec.resource_path()), "the LOD has more than 2^32 vertices")
+    })
+}
+
+/// Each stored stream's window of the geometry, back to back from the section's vertex
+/// offset, with its region.
+fn stream_windows<'a>(
+    sec: &SectionInput<'a>,
+    f: &mut Fields,
+    streams: &mut Vec<StreamBytes>,
+) -> Result<Vec<Option<Reader<'a>>>> {
+    let d = &sec.records().stored;
+    let n = sec.vertex_count();
+    let count = (d.stream_count as usize).min(16);
+    // Vertices with no bytes at all would size the arrays from the count alone.
+    if n > 0 && (0..count).all(|st| d.stride(st) == 0) {
+        return Err(Error::bad_value(
+            0,
+            format!("{}.vertex_count", sec.resource_path()),
+            format!("{n} vertices but the stored declaration has no stream with a stride"),
+        ));
+    }
+    let mut start = sec.records().vertex_offset as usize;
+    let mut windows = Vec::with_capacity(count);
+    for st in 0..count {
+        let win = stream_window(sec, st, start, f, streams)?;
+        start += win.as_ref().map_or(0, |w| w.len());
+        windows.push(win);
+    }
+    Ok(windows)
+}
+
+/// Stream `st`'s window, from `start` (`None` for a stride of 0), its bytes pushed to
+/// `streams` and its region to `f`.
+fn stream_window<'a>(
+    sec: &SectionInput<'a>,
+    st: usize,
+    start: usize,
+    f: &mut Fields,
+    streams: &mut Vec<StreamBytes>,
+) -> Result<Option<Reader<'a>>> {
+    let d = &sec.records().stored;
+    let (n, rp) = (sec.vertex_count(), sec.resource_path());
+    let stride = d.stride(st) as usize;
+    let sp = format!("{}.stream[{st}]", sec.path);
+    let elems: Vec<(usize, &Element)> = d.used().iter().enumerate().filter(|(_, e)| e.stream as usize == st).collect();
+    if stride == 0 {
+        if !elems.is_empty() && n > 0 {
+            return Err(Error::bad_value(
+                0,
+                format!("{rp}.stored_declaration.stream[{st}].stride"),
+                "elements on a stream of stride 0",
+            ));
+        }
+        return Ok(None);
+    }
+    let len =
+        stride.checked_mul(n).ok_or_else(|| Error::limit(0, format!("{rp}.vertex_count"), "stream size overflows"))?;
+    let win = sec.lod.data.window(start, len).map_err(|e| Error::new(e.offset, sp.clone(), e.kind))?;
+    streams.push(StreamBytes { start: win.base(), end: win.base() + len as u64, path: sp.clone() });
+    let mut region = Region { start: win.base(), stride: stride as u64, count: n as u64, path: sp, elems: Vec::new() };
+    for &(ei, e) in &elems {
+        region.elems.extend(stream_elem(rp, ei, e, stride)?);
+    }
+    region.elems.sort_by_key(|e| e.offset);
+    f.add_region(region);
+    Ok(Some(win))
+}
+
+/// The region element of declaration element `ei` (`None` for a format we do not know);
+/// an error when it does not fit in the stride.
+fn stream_elem(rp: &str, ei: usize, e: &Element, stride: usize) -> Result<Option<Elem>> {
+    let Some((fname, size, _)) = element_format::info(e.format) else { return Ok(None) };
+    if e.offset as usize + size as usize > stride {
+        return Err(Error::bad_value(
+            0,
+            format!("{rp}.stored_declaration.element[{ei}].offset"),
+            format!("element at offset {} of {size} bytes passes the stream stride {stride}", e.offset),
+        ));
+    }
+    let (uname, conf) = usage(e.usage);
+    Ok(Some(Elem {
+        offset: e.offset as u64,
+        len: size as u64,
+        name: uname.into_owned(),
+        ty: fname.into(),
+        confidence: conf,
+        note: "Stored streams occupy consecutive stride * vertex_count ranges from a section's vertex offset.".into(),
+        format: element_format::shower(e.format),
+    }))
+}
+
+/// Appends the section's vertices to each array the LOD fills: each takes the first element
+/// of its usage, arrays the section lacks are filled.
+fn vertex_arrays(streams: &Streams, w: &Want, table: &tangent::AngleTable, out: &mut mesh::Lod) {
+    streams.append(&mut out.positions, POSITIONS);
+    if let Some(e) = streams.find(PACKED_FRAME).filter(|x| x.size == 4) {
         packed_frames(&e, table, w.normals.then_some(&mut out.normals), w.tangents.then_some(&mut out.tangents));
     } else {
         if w.normals {
-            match find(&[6]) {
-                Some(e) => take(&mut out.normals, &e, 3, 0.0),
-                None => fill(&mut out.normals, 3, 0.0),
-            }
+            streams.append(&mut out.normals, NORMALS);
         }
         if w.tangents {
-            match find(&[7]) {
-                Some(e) => take(&mut out.tangents, &e, 4, 1.0),
-                None => fill(&mut out.tangents, 4, 0.0),
-            }
+            streams.append(&mut out.tangents, TANGENTS);
         }
     }
     if w.colors {
-        match find(&[30]) {
-            Some(e) => take(&mut out.colors, &e, 4, 1.0),
-            None => fill(&mut out.colors, 4, 1.0),
-        }
+        streams.append(&mut out.colors, COLORS);
     }
     if w.weights {
-        match find(&[4]) {
-            Some(e) => take(&mut out.weights, &e, 4, 0.0),
-            None => fill(&mut out.weights, 4, 0.0),
-        }
+        streams.append(&mut out.weights, WEIGHTS);
     }
     if w.joints {
-        let mut tmp = Vec::with_capacity(n * 4);
-        match find(&[2]) {
-            Some(e) => take(&mut tmp, &e, 4, 0.0),
-            None => fill(&mut tmp, 4, 0.0),
-        }
+        let mut tmp = Vec::with_capacity(streams.section.vertex_count as usize * 4);
+        streams.append(&mut tmp, JOINTS);
         out.joints.extend(tmp.iter().map(|&v| v as u16));
     }
-    for u in 0..w.uv_sets {
-        let dst = &mut out.uvs[u];
-        match find(&[33 + u as u8]) {
-            Some(e) => take(dst, &e, 2, 0.0),
-            None => dst.resize(dst.len() + n * 2, 0.0),
-        }
+    for (u, dst) in out.uvs.iter_mut().enumerate().take(w.uv_sets) {
+        streams.append(dst, uv_set(u));
     }
-    // Indices.
+}
+
+/// Appends the section's indices to the LOD's, shifted by `base` to LOD vertex numbers, and
+/// adds their region; an error when one names no vertex of the section.
+fn indices(sec: &SectionInput, base: u32, f: &mut Fields, out: &mut mesh::Lod) -> Result<()> {
+    let (l, s, rp) = (sec.lod.lod, sec.records(), sec.resource_path());
+    let n = sec.vertex_count();
     let Some(isz) = l.index_size() else {
         let lod = rp.rsplit_once(".section[").map_or(rp, |x| x.0);
         return Err(Error::unsupported(
@@ -480,27 +597,11 @@ fn section(
         .checked_mul(3)
         .ok_or_else(|| Error::limit(0, format!("{rp}.primitive_count"), "overflows"))?;
     let at = (l.vertex_bytes as usize).saturating_add((s.start_index as usize).saturating_mul(isz as usize));
-    let ip = format!("{path}.indices");
+    let ip = format!("{}.indices", sec.path);
     let len = count.checked_mul(isz as usize).ok_or_else(|| Error::limit(0, ip.clone(), "overflows"))?;
-    let w = data.window(at, len).map_err(|e| Error::new(e.offset, ip.clone(), e.kind))?;
-    let b = w.data();
-    // Straight into the LOD's index array, shifted to LOD vertex numbers, keeping the largest
-    // stored index to check once afterwards (the caller truncates the array on an error).
-    // In pieces small enough to stay in cache: the largest of a piece first, then the piece
-    // shifted, two loops the compiler vectorises where one with both did not.
+    let w = sec.lod.data.window(at, len).map_err(|e| Error::new(e.offset, ip.clone(), e.kind))?;
     let i0 = out.indices.len();
-    let mut max = 0u32;
-    for piece in b.chunks(16 * 1024) {
-        if isz == 2 {
-            let v = || piece.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32);
-            max = max.max(v().max().unwrap_or(0));
-            out.indices.extend(v().map(|i| i.wrapping_add(base)));
-        } else {
-            let v = || piece.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-            max = max.max(v().max().unwrap_or(0));
-            out.indices.extend(v().map(|i| i.wrapping_add(base)));
-        }
-    }
+    let max = append_shifted(&mut out.indices, w.data(), isz, base);
     let indices = out.indices.get(i0..).unwrap_or(&[]);
     if !indices.is_empty() && max as usize >= n {
         let j = indices.iter().position(|&i| i.wrapping_sub(base) as usize >= n).unwrap_or(0);
@@ -511,11 +612,37 @@ fn section(
             format!("index {idx} names no vertex of the section's {n}"),
         ));
     }
-    f.add_region(Region {
-        start: w.base(),
+    f.add_region(index_region(w.base(), isz, count, ip));
+    Ok(())
+}
+
+/// Appends the stored indices (`isz` bytes each) to `dst` shifted by `base`, and gives the
+/// largest stored one, to check once afterwards (the caller truncates `dst` on an error).
+/// In pieces small enough to stay in cache: the largest of a piece first, then the piece
+/// shifted, two loops the compiler vectorises where one with both did not.
+fn append_shifted(dst: &mut Vec<u32>, bytes: &[u8], isz: u32, base: u32) -> u32 {
+    let mut max = 0u32;
+    for piece in bytes.chunks(16 * 1024) {
+        if isz == 2 {
+            let v = || piece.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32);
+            max = max.max(v().max().unwrap_or(0));
+            dst.extend(v().map(|i| i.wrapping_add(base)));
+        } else {
+            let v = || piece.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            max = max.max(v().max().unwrap_or(0));
+            dst.extend(v().map(|i| i.wrapping_add(base)));
+        }
+    }
+    max
+}
+
+/// The region of a section's `count` indices of `isz` bytes from `start`.
+fn index_region(start: u64, isz: u32, count: usize, path: String) -> Region {
+    Region {
+        start,
         stride: isz as u64,
         count: count as u64,
-        path: ip,
+        path,
         elems: vec![Elem {
             offset: 0,
             len: isz as u64,
@@ -525,8 +652,7 @@ fn section(
             note: "In the geometry chunk the index data starts at the vertex buffer byte count; indices are relative to their section.".into(),
             format: if isz == 2 { show_u16 } else { show_u32 },
         }],
-    });
-    Ok(n)
+    }
 }
 
 #[cfg(test)]
