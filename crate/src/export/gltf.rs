@@ -13,7 +13,7 @@
 //! winding flipped (what the engine does when it draws them with negative scaling).
 
 use super::{section_triangles, sections_of, Axes, Up, NOTHING_DRAWABLE};
-use crate::mesh::{Lod, Mesh};
+use crate::mesh::{Lod, Mesh, Section};
 use std::fmt::Write;
 
 const FLOAT: u32 = 5126;
@@ -30,11 +30,26 @@ struct Builder {
     accessors: Vec<String>,
 }
 
+/// What an accessor says of the values in a view: their component type, their count and
+/// element type, and (for positions) their bounds.
+struct Accessor<'a> {
+    view: usize,
+    component_type: u32,
+    count: usize,
+    ty: &'a str,
+    bounds: Option<([f32; 3], [f32; 3])>,
+}
+
 impl Builder {
-    fn view(&mut self, bytes: &[u8], target: u32) -> usize {
+    /// Pads the buffer to a multiple of 4 bytes, as every view's start and the GLB's chunks must be.
+    fn pad(&mut self) {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
+    }
+
+    fn view(&mut self, bytes: &[u8], target: u32) -> usize {
+        self.pad();
         let off = self.bin.len();
         self.bin.extend_from_slice(bytes);
         self.views
@@ -42,10 +57,12 @@ impl Builder {
         self.views.len() - 1
     }
 
-    fn accessor(&mut self, view: usize, ctype: u32, count: usize, ty: &str, minmax: Option<(&[f32], &[f32])>) -> usize {
-        let mut s = format!("{{\"bufferView\":{view},\"componentType\":{ctype},\"count\":{count},\"type\":\"{ty}\"");
-        if let Some((min, max)) = minmax {
-            let _ = write!(s, ",\"min\":{},\"max\":{}", floats(min), floats(max));
+    fn accessor(&mut self, a: Accessor) -> usize {
+        let Accessor { view, component_type, count, ty, bounds } = a;
+        let mut s =
+            format!("{{\"bufferView\":{view},\"componentType\":{component_type},\"count\":{count},\"type\":\"{ty}\"");
+        if let Some((min, max)) = bounds {
+            let _ = write!(s, ",\"min\":{},\"max\":{}", floats(&min), floats(&max));
         }
         s.push('}');
         self.accessors.push(s);
@@ -55,8 +72,8 @@ impl Builder {
     fn floats(&mut self, v: &[f32], count: usize, ty: &str, minmax: bool) -> usize {
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
         let view = self.view(&bytes, ARRAY_BUFFER);
-        let mm = if minmax { bounds(v) } else { None };
-        self.accessor(view, FLOAT, count, ty, mm.as_ref().map(|(a, b)| (&a[..], &b[..])))
+        let bounds = if minmax { bounds(v) } else { None };
+        self.accessor(Accessor { view, component_type: FLOAT, count, ty, bounds })
     }
 }
 
@@ -208,27 +225,81 @@ pub fn write_glb(mesh: &Mesh, source: &str) -> Result<Vec<u8>, String> {
 /// +Z up; clockwise triangles are written counter-clockwise; the vertex values are the same
 /// either way.
 pub fn write_glb_axes(mesh: &Mesh, source: &str, axes: Axes) -> Result<Vec<u8>, String> {
-    let mut b = Builder::default();
-    let mut mats = Materials::default();
-    let mut meshes = Vec::new();
-    let mut nodes: Vec<String> = Vec::new();
-    let mut skins = Vec::new();
-    let mut scenes = Vec::new();
+    let mut g = Gltf::default();
     for (li, lod) in mesh.lods.iter().enumerate() {
+        g.lod(li, lod, source, axes);
+    }
+    if g.meshes.is_empty() {
+        return Err(NOTHING_DRAWABLE.into());
+    }
+    g.buffer.pad();
+    glb(g.json(), &g.buffer.bin)
+}
+
+/// The glTF being written: the buffer with its views and accessors, the materials, and the
+/// JSON of each other top-level array.
+#[derive(Default)]
+struct Gltf {
+    buffer: Builder,
+    materials: Materials,
+    meshes: Vec<String>,
+    nodes: Vec<String>,
+    skins: Vec<String>,
+    scenes: Vec<String>,
+}
+
+/// A LOD's skin: the joint names, and the joints and weights as glTF wants them.
+struct Skin {
+    bones: Vec<String>,
+    joints: Vec<u16>,
+    weights: Vec<f32>,
+}
+
+/// The skin of a LOD whose every vertex has four joints and weights, and that has bones.
+fn skin_of(lod: &Lod, n: usize) -> Option<Skin> {
+    let bones = bone_names(lod);
+    if bones.is_empty() || lod.joints.len() != n * 4 || lod.weights.len() != n * 4 {
+        return None;
+    }
+    let (joints, weights) = skin_arrays(&lod.joints, &lod.weights, bones.len());
+    Some(Skin { bones, joints, weights })
+}
+
+impl Gltf {
+    /// LOD `li` as a mesh and a scene of its own; nothing when it has no vertices or no
+    /// triangle naming real vertices.
+    fn lod(&mut self, li: usize, lod: &Lod, source: &str, axes: Axes) {
         let n = lod.vertex_count();
         if n == 0 {
-            continue;
+            return;
         }
         let sections = sections_of(lod);
-        let tris: Vec<(usize, Vec<u32>)> = sections
+        let tris: Vec<(&Section, Vec<u32>)> = sections
             .iter()
-            .enumerate()
-            .map(|(k, s)| (k, section_triangles(lod, s, axes.clockwise)))
+            .map(|s| (s, section_triangles(lod, s, axes.clockwise)))
             .filter(|(_, t)| !t.is_empty())
             .collect();
         if tris.is_empty() {
-            continue;
+            return;
         }
+        let skin = skin_of(lod, n);
+        let attrs = self.attributes(lod, n, skin.as_ref());
+        let prims = self.primitives(&tris, &attrs);
+        let lod_name = if lod.name.is_empty() { format!("lod{li}") } else { lod.name.clone() };
+        self.meshes.push(format!("{{\"name\":{},\"primitives\":[{}]}}", json_string(&lod_name), prims.join(",")));
+        let mesh_index = self.meshes.len() - 1;
+        let mut scene_nodes = self.mesh_nodes(&lod_name, source, mesh_index, skin.as_ref());
+        if axes.up == Up::Z {
+            scene_nodes = self.stand_up(&lod_name, scene_nodes, skin.is_some());
+        }
+        let nodes_list: Vec<String> = scene_nodes.iter().map(|i| i.to_string()).collect();
+        self.scenes.push(format!("{{\"name\":{},\"nodes\":[{}]}}", json_string(&lod_name), nodes_list.join(",")));
+    }
+
+    /// The vertex arrays of a LOD of `n` vertices written to the buffer: the primitives'
+    /// `attributes` object's members.
+    fn attributes(&mut self, lod: &Lod, n: usize, skin: Option<&Skin>) -> String {
+        let b = &mut self.buffer;
         let pos: Vec<f32> = lod.positions.iter().map(|&x| finite(x)).collect();
         let mut attrs = vec![format!("\"POSITION\":{}", b.floats(&pos, n, "VEC3", true))];
         if lod.normals.len() == n * 3 {
@@ -245,101 +316,108 @@ pub fn write_glb_axes(mesh: &Mesh, source: &str, axes: Axes) -> Result<Vec<u8>, 
             let c: Vec<f32> = lod.colors.iter().map(|&x| finite(x).clamp(0.0, 1.0)).collect();
             attrs.push(format!("\"COLOR_0\":{}", b.floats(&c, n, "VEC4", false)));
         }
-        let bones = bone_names(lod);
-        let skinned = !bones.is_empty() && lod.joints.len() == n * 4 && lod.weights.len() == n * 4;
-        if skinned {
-            let (j, w) = skin_arrays(&lod.joints, &lod.weights, bones.len());
-            let jb: Vec<u8> = j.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let jv = b.view(&jb, ARRAY_BUFFER);
-            attrs.push(format!("\"JOINTS_0\":{}", b.accessor(jv, USHORT, n, "VEC4", None)));
-            attrs.push(format!("\"WEIGHTS_0\":{}", b.floats(&w, n, "VEC4", false)));
+        if let Some(skin) = skin {
+            let jb: Vec<u8> = skin.joints.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let view = b.view(&jb, ARRAY_BUFFER);
+            let joints = b.accessor(Accessor { view, component_type: USHORT, count: n, ty: "VEC4", bounds: None });
+            attrs.push(format!("\"JOINTS_0\":{joints}"));
+            attrs.push(format!("\"WEIGHTS_0\":{}", b.floats(&skin.weights, n, "VEC4", false)));
         }
-        let attrs = attrs.join(",");
+        attrs.join(",")
+    }
+
+    /// One primitive per section with triangles: its indices written to the buffer, the
+    /// shared `attrs`, and the material of its name and sidedness.
+    fn primitives(&mut self, tris: &[(&Section, Vec<u32>)], attrs: &str) -> Vec<String> {
         let mut prims = Vec::new();
-        for (k, t) in &tris {
-            let s = &sections[*k];
+        for (s, t) in tris {
             let ib: Vec<u8> = t.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let iv = b.view(&ib, ELEMENT_ARRAY_BUFFER);
-            let ia = b.accessor(iv, UINT, t.len(), "SCALAR", None);
-            let m = mats.get(&s.name, s.two_sided);
+            let view = self.buffer.view(&ib, ELEMENT_ARRAY_BUFFER);
+            let a = Accessor { view, component_type: UINT, count: t.len(), ty: "SCALAR", bounds: None };
+            let ia = self.buffer.accessor(a);
+            let m = self.materials.get(&s.name, s.two_sided);
             prims.push(format!("{{\"attributes\":{{{attrs}}},\"indices\":{ia},\"material\":{m},\"mode\":4}}"));
         }
-        let lod_name = if lod.name.is_empty() { format!("lod{li}") } else { lod.name.clone() };
-        meshes.push(format!("{{\"name\":{},\"primitives\":[{}]}}", json_string(&lod_name), prims.join(",")));
-        let mesh_index = meshes.len() - 1;
-        let mut scene_nodes = Vec::new();
+        prims
+    }
+
+    /// The mesh's node and, for a skinned mesh, its skin, the skeleton's root and a node per
+    /// bone. The nodes a scene lists: the mesh's, then the skeleton's.
+    fn mesh_nodes(&mut self, lod_name: &str, source: &str, mesh_index: usize, skin: Option<&Skin>) -> Vec<usize> {
         let mut node = format!("{{\"name\":{},\"mesh\":{mesh_index}", json_string(&format!("{lod_name} ({source})")));
-        if skinned {
-            // The bones as nodes under one root (glTF wants a common root); their transforms
-            // are identity and no inverse bind matrices are written, so the mesh stays in the
-            // pose it was stored in.
-            let first = nodes.len() + 2;
-            let joints: Vec<String> = (first..first + bones.len()).map(|i| i.to_string()).collect();
-            let _ = write!(node, ",\"skin\":{}", skins.len());
-            skins.push(format!(
-                "{{\"name\":{},\"skeleton\":{},\"joints\":[{}]}}",
-                json_string(&format!("{lod_name} skin")),
-                nodes.len() + 1,
-                joints.join(",")
-            ));
+        let Some(skin) = skin else {
             node.push('}');
-            scene_nodes.push(nodes.len());
-            nodes.push(node);
-            scene_nodes.push(nodes.len());
-            nodes.push(format!(
-                "{{\"name\":{},\"children\":[{}]}}",
-                json_string(&format!("{lod_name} skeleton")),
-                joints.join(",")
-            ));
-            for bone in &bones {
-                nodes.push(format!("{{\"name\":{}}}", json_string(bone)));
-            }
-        } else {
-            node.push('}');
-            scene_nodes.push(nodes.len());
-            nodes.push(node);
+            self.nodes.push(node);
+            return vec![self.nodes.len() - 1];
+        };
+        // The bones as nodes under one root (glTF wants a common root); their transforms are
+        // identity and no inverse bind matrices are written, so the mesh stays in the pose it
+        // was stored in.
+        let first = self.nodes.len() + 2;
+        let joints: Vec<String> = (first..first + skin.bones.len()).map(|i| i.to_string()).collect();
+        let _ = write!(node, ",\"skin\":{}", self.skins.len());
+        self.skins.push(format!(
+            "{{\"name\":{},\"skeleton\":{},\"joints\":[{}]}}",
+            json_string(&format!("{lod_name} skin")),
+            self.nodes.len() + 1,
+            joints.join(",")
+        ));
+        node.push('}');
+        let scene_nodes = vec![self.nodes.len(), self.nodes.len() + 1];
+        self.nodes.push(node);
+        self.nodes.push(format!(
+            "{{\"name\":{},\"children\":[{}]}}",
+            json_string(&format!("{lod_name} skeleton")),
+            joints.join(",")
+        ));
+        for bone in &skin.bones {
+            self.nodes.push(format!("{{\"name\":{}}}", json_string(bone)));
         }
-        if axes.up == Up::Z {
-            // The rotation goes on a parent of the mesh node and of the skeleton: a skinned
-            // mesh follows its joints, which are under the skeleton.
-            let (children, kept): (Vec<usize>, Vec<usize>) =
-                scene_nodes.iter().partition(|&&i| !(skinned && i == scene_nodes[0]));
-            let list: Vec<String> = children.iter().map(|i| i.to_string()).collect();
-            let q: Vec<String> = Z_UP_TO_Y_UP.iter().map(|x| x.to_string()).collect();
-            nodes.push(format!(
-                "{{\"name\":{},\"rotation\":[{}],\"children\":[{}]}}",
-                json_string(&format!("{lod_name} Z-up to Y-up")),
-                q.join(","),
-                list.join(",")
-            ));
-            scene_nodes = kept;
-            scene_nodes.push(nodes.len() - 1);
+        scene_nodes
+    }
+
+    /// A node turning +Z up over the scene's nodes: over the skeleton alone for a skinned
+    /// mesh, which follows its joints. The nodes the scene lists then.
+    fn stand_up(&mut self, lod_name: &str, scene_nodes: Vec<usize>, skinned: bool) -> Vec<usize> {
+        let (children, mut kept): (Vec<usize>, Vec<usize>) =
+            scene_nodes.iter().partition(|&&i| !(skinned && i == scene_nodes[0]));
+        let list: Vec<String> = children.iter().map(|i| i.to_string()).collect();
+        let q: Vec<String> = Z_UP_TO_Y_UP.iter().map(|x| x.to_string()).collect();
+        self.nodes.push(format!(
+            "{{\"name\":{},\"rotation\":[{}],\"children\":[{}]}}",
+            json_string(&format!("{lod_name} Z-up to Y-up")),
+            q.join(","),
+            list.join(",")
+        ));
+        kept.push(self.nodes.len() - 1);
+        kept
+    }
+
+    /// The glTF JSON of everything written.
+    fn json(&self) -> String {
+        let mut json = String::from("{\"asset\":{\"version\":\"2.0\",\"generator\":\"meshscope\"},\"scene\":0");
+        let _ = write!(json, ",\"scenes\":[{}]", self.scenes.join(","));
+        let _ = write!(json, ",\"nodes\":[{}]", self.nodes.join(","));
+        let _ = write!(json, ",\"meshes\":[{}]", self.meshes.join(","));
+        let _ = write!(json, ",\"materials\":[{}]", self.materials.json().join(","));
+        if !self.skins.is_empty() {
+            let _ = write!(json, ",\"skins\":[{}]", self.skins.join(","));
         }
-        let nodes_list: Vec<String> = scene_nodes.iter().map(|i| i.to_string()).collect();
-        scenes.push(format!("{{\"name\":{},\"nodes\":[{}]}}", json_string(&lod_name), nodes_list.join(",")));
+        let _ = write!(json, ",\"accessors\":[{}]", self.buffer.accessors.join(","));
+        let _ = write!(json, ",\"bufferViews\":[{}]", self.buffer.views.join(","));
+        let _ = write!(json, ",\"buffers\":[{{\"byteLength\":{}}}]}}", self.buffer.bin.len());
+        json
     }
-    if meshes.is_empty() {
-        return Err(NOTHING_DRAWABLE.into());
-    }
-    while !b.bin.len().is_multiple_of(4) {
-        b.bin.push(0);
-    }
-    let mut json = String::from("{\"asset\":{\"version\":\"2.0\",\"generator\":\"meshscope\"},\"scene\":0");
-    let _ = write!(json, ",\"scenes\":[{}]", scenes.join(","));
-    let _ = write!(json, ",\"nodes\":[{}]", nodes.join(","));
-    let _ = write!(json, ",\"meshes\":[{}]", meshes.join(","));
-    let _ = write!(json, ",\"materials\":[{}]", mats.json().join(","));
-    if !skins.is_empty() {
-        let _ = write!(json, ",\"skins\":[{}]", skins.join(","));
-    }
-    let _ = write!(json, ",\"accessors\":[{}]", b.accessors.join(","));
-    let _ = write!(json, ",\"bufferViews\":[{}]", b.views.join(","));
-    let _ = write!(json, ",\"buffers\":[{{\"byteLength\":{}}}]}}", b.bin.len());
+}
+
+/// The GLB container: header, the JSON chunk (padded with spaces) and the binary chunk
+/// (`bin`, already padded to 4 bytes).
+fn glb(json: String, bin: &[u8]) -> Result<Vec<u8>, String> {
     let mut jb = json.into_bytes();
     while !jb.len().is_multiple_of(4) {
         jb.push(b' ');
     }
-    let total = 12 + 8 + jb.len() + 8 + b.bin.len();
+    let total = 12 + 8 + jb.len() + 8 + bin.len();
     let total = u32::try_from(total).map_err(|_| "mesh too large for a .glb (over 4 GiB)".to_string())?;
     let mut out = Vec::with_capacity(total as usize);
     out.extend_from_slice(b"glTF");
@@ -348,9 +426,9 @@ pub fn write_glb_axes(mesh: &Mesh, source: &str, axes: Axes) -> Result<Vec<u8>, 
     out.extend_from_slice(&(jb.len() as u32).to_le_bytes());
     out.extend_from_slice(b"JSON");
     out.extend_from_slice(&jb);
-    out.extend_from_slice(&(b.bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
     out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&b.bin);
+    out.extend_from_slice(bin);
     Ok(out)
 }
 
