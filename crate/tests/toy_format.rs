@@ -6,7 +6,7 @@
 
 use meshscope::document::Document;
 use meshscope::error::Result;
-use meshscope::formats::{Details, FileFormat, Format};
+use meshscope::formats::{Axes, Details, FileFormat, Format, Up};
 use meshscope::model::{Basis, Check, Decode};
 use meshscope::read::Reader;
 use meshscope::Confidence;
@@ -131,8 +131,10 @@ fn a_short_toy_file_keeps_what_it_decoded_and_names_the_field() {
     assert_eq!((d.errors[0].offset, d.errors[0].path.as_str()), (12, "item[1].id"));
     assert_eq!(d.fields.spans.len(), 4, "magic, count and item 0 are kept");
     assert!(!d.checks[0].passed, "2 items do not fit in the 5 bytes left");
-    // The trait's defaults: no structure-only decode, no companions; no details, no rewrite.
+    // The trait's defaults: no structure-only decode, no companions; no details, no rewrite;
+    // a mesh oriented as glTF's.
     assert!(Toy.decode_structure(&bytes).is_none());
+    assert_eq!(Toy.axes(), Axes { up: Up::Y, clockwise: false });
     assert!(d.details.is_none());
     assert!(Toy.rewrite(&d.details, &bytes).is_none());
     let doc = Document::from_decode("b.toy", TOY, bytes.clone(), Decode::default());

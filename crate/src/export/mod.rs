@@ -5,42 +5,18 @@ pub mod gltf;
 pub mod obj;
 
 use crate::document::Document;
-use crate::formats::Format;
+use crate::formats::{self, Format};
+pub use crate::formats::{Axes, Up};
 use crate::mesh::{Lod, Section};
 use std::borrow::Cow;
 
 /// What either writer says when a mesh has nothing to draw.
 pub const NOTHING_DRAWABLE: &str = "no drawable mesh decoded (no LOD has vertices and valid triangles)";
 
-/// The axis that points up in a format's decoded positions; glTF's is +Y.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Up {
-    Y,
-    /// GEM `.ply` (its landscapes' grid spans x and y, and units stand along +z).
-    Z,
-}
-
-/// How a format's decoded mesh is oriented, against glTF's (and OBJ's) +Y up and
-/// counter-clockwise front faces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Axes {
-    pub up: Up,
-    /// Front faces wind clockwise (Direct3D's default), measured against the stored normals.
-    pub clockwise: bool,
-}
-
-impl Axes {
-    /// glTF's own: Y up, counter-clockwise.
-    pub const GLTF: Axes = Axes { up: Up::Y, clockwise: false };
-
-    /// GEM `.ply` is Z-up with clockwise front faces: every triangle of the real samples that
-    /// store normals winds clockwise around them. MeshSets: as glTF (the builder's meshes).
-    pub fn of(format: Format) -> Axes {
-        match format {
-            Format::GemPly => Axes { up: Up::Z, clockwise: true },
-            _ => Axes::GLTF,
-        }
-    }
+/// How a format's decoded mesh is oriented (`FileFormat::axes`); glTF's for a file of no
+/// format we know.
+pub fn axes_of(format: Format) -> Axes {
+    formats::of(format).map_or(Axes::GLTF, |f| f.axes())
 }
 
 /// The sections to write: the LOD's own, or one covering every index when it has none.
@@ -84,11 +60,11 @@ pub fn drawable(lod: &Lod) -> bool {
 /// The `.glb` of a document: every LOD, stood upright (a root-node rotation) when the format's
 /// positions are Z-up, wound as glTF wants.
 pub fn glb_of(doc: &Document) -> Result<Vec<u8>, String> {
-    gltf::write_glb_axes(&doc.mesh, &doc.name, Axes::of(doc.format))
+    gltf::write_glb_axes(&doc.mesh, &doc.name, axes_of(doc.format))
 }
 
 /// The OBJ of a document's LOD `lod`, wound as OBJ wants (counter-clockwise).
 pub fn obj_of(doc: &Document, lod: usize) -> Result<obj::Obj, String> {
     let l = doc.mesh.lods.get(lod).ok_or_else(|| format!("no LOD {lod} decoded"))?;
-    obj::write_obj_axes(l, &doc.name, Axes::of(doc.format))
+    obj::write_obj_axes(l, &doc.name, axes_of(doc.format))
 }

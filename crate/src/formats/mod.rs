@@ -45,6 +45,35 @@ pub trait FileFormat: Sync {
     fn rewrite(&self, _details: &Details, _bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
         None
     }
+
+    /// How its decoded mesh is oriented, which the exports turn into glTF's and OBJ's
+    /// (default: theirs, +Y up and counter-clockwise front faces).
+    fn axes(&self) -> Axes {
+        Axes::GLTF
+    }
+}
+
+/// The axis that points up in a format's decoded positions; glTF's is +Y.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Up {
+    /// glTF's, and MeshSets'.
+    Y,
+    /// GEM `.ply`'s.
+    Z,
+}
+
+/// How a format's decoded mesh is oriented, against glTF's (and OBJ's) +Y up and
+/// counter-clockwise front faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Axes {
+    pub up: Up,
+    /// Front faces wind clockwise (Direct3D's default), measured against the stored normals.
+    pub clockwise: bool,
+}
+
+impl Axes {
+    /// glTF's own: Y up, counter-clockwise.
+    pub const GLTF: Axes = Axes { up: Up::Y, clockwise: false };
 }
 
 /// Every format, in the order `detect` tries them.
@@ -107,5 +136,13 @@ mod tests {
         assert_eq!(Format::default(), Format::Unknown);
         assert!(of(Format::Unknown).is_none());
         assert!(FORMATS.iter().all(|f| of(f.format()).map(|g| g.format()) == Some(f.format())));
+    }
+
+    #[test]
+    fn gem_ply_alone_is_z_up_and_clockwise() {
+        let axes: Vec<Axes> = FORMATS.iter().map(|f| f.axes()).collect();
+        let gem = Axes { up: Up::Z, clockwise: true };
+        assert_eq!(axes, [gem, Axes::GLTF, Axes::GLTF]);
+        assert_eq!(Axes::GLTF, Axes { up: Up::Y, clockwise: false });
     }
 }

@@ -2,7 +2,7 @@
 
 use super::Ply;
 use crate::error::Error;
-use crate::formats::{Details, FileFormat, Format};
+use crate::formats::{Axes, Details, FileFormat, Format, Up};
 use crate::model::Decode;
 
 #[allow(non_upper_case_globals)] // named like `Format::Unknown`
@@ -29,5 +29,11 @@ impl FileFormat for GemPly {
     }
     fn rewrite(&self, details: &Details, bytes: &[u8]) -> Option<Result<Vec<u8>, Error>> {
         details.get::<Ply>().map(|p| super::rewrite(p, bytes))
+    }
+    /// Z-up (its landscapes' grid spans x and y, and units stand along +z), with clockwise
+    /// front faces: every triangle of the real samples that store normals winds clockwise
+    /// around them.
+    fn axes(&self) -> Axes {
+        Axes { up: Up::Z, clockwise: true }
     }
 }
