@@ -351,7 +351,7 @@ fn the_command_line_finds_and_compares_the_chunks_beside_meshsets() {
 
 #[test]
 fn the_3d_view_gets_every_vertex_distance_and_every_one_side_triangle() {
-    use meshscope::diff::geometry::{distances, one_side};
+    use meshscope::diff::geometry::{distances, one_side, TriangleAt};
     let a = ply(&Ply::default());
     let mut moved = verts();
     moved[5].position[1] += 0.25;
@@ -374,7 +374,8 @@ fn the_3d_view_gets_every_vertex_distance_and_every_one_side_triangle() {
         let r = (0..3).min_by_key(|&i| t[i]).unwrap();
         [t[r], t[(r + 1) % 3], t[(r + 2) % 3]]
     };
-    assert_eq!(odd.only_a, vec![(3, tri(3, la)), (5, tri(5, la))]);
-    assert_eq!(odd.only_b, vec![(3, tri(3, &lb2)), (5, tri(5, &lb2))]);
+    let at = |place: u32, l: &meshscope::mesh::Lod| TriangleAt { place, indices: tri(place as usize, l) };
+    assert_eq!(odd.only_a, vec![at(3, la), at(5, la)]);
+    assert_eq!(odd.only_b, vec![at(3, &lb2), at(5, &lb2)]);
     assert_eq!(one_side(la, la), Default::default());
 }

@@ -55,23 +55,36 @@ fn text(v: String) -> Side {
     Side { offset: None, len: 0, value: v }
 }
 
-/// How a vertex moved from A to B: B minus A per component, the distance (NaN where a
-/// position is), and whether a position is NaN on one side only (then it has moved).
-fn movement(p: &[f32], q: &[f32]) -> (Vec<f64>, f64, bool) {
-    let d: Vec<f64> = p.iter().zip(q).map(|(a, b)| *b as f64 - *a as f64).collect();
-    let dist = d.iter().map(|c| c * c).sum::<f64>().sqrt();
-    (d, dist, p.iter().zip(q).any(|(a, b)| a.is_nan() != b.is_nan()))
+/// How a vertex moved from A to B.
+struct Movement {
+    /// B minus A per component.
+    delta: [f64; 3],
+    /// The distance (NaN where a position is).
+    distance: f64,
+    /// A position is NaN on one side only (then it has moved).
+    nan_on_one_side: bool,
+}
+
+fn movement(p: [f32; 3], q: [f32; 3]) -> Movement {
+    let delta = [0, 1, 2].map(|c| q[c] as f64 - p[c] as f64);
+    let distance = (delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]).sqrt();
+    Movement { delta, distance, nan_on_one_side: (0..3).any(|c| p[c].is_nan() != q[c].is_nan()) }
+}
+
+/// The positions of the vertices both LODs have, matched by index: (A's, B's).
+fn matched<'a>(x: &'a Lod, y: &'a Lod) -> impl Iterator<Item = ([f32; 3], [f32; 3])> + 'a {
+    let xyz = |c: &[f32]| [c[0], c[1], c[2]];
+    x.positions.chunks_exact(3).zip(y.positions.chunks_exact(3)).map(move |(p, q)| (xyz(p), xyz(q)))
 }
 
 /// How far each vertex both LODs have (matched by index) moved from A to B: what the page's
 /// 3D view colors by (infinite where a position is NaN on one side only).
 pub fn distances(x: &Lod, y: &Lod) -> Vec<f32> {
-    let n = x.vertex_count().min(y.vertex_count());
-    (0..n)
-        .map(|i| match movement(&x.positions[i * 3..i * 3 + 3], &y.positions[i * 3..i * 3 + 3]) {
-            (_, _, true) => f32::INFINITY,
-            (_, d, false) if d.is_nan() => 0.0,
-            (_, d, false) => d as f32,
+    matched(x, y)
+        .map(|(p, q)| match movement(p, q) {
+            Movement { nan_on_one_side: true, .. } => f32::INFINITY,
+            Movement { distance, .. } if distance.is_nan() => 0.0,
+            Movement { distance, .. } => distance as f32,
         })
         .collect()
 }
@@ -81,19 +94,18 @@ fn vertices(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
     let tol = ctx.opts.tolerance as f64;
     let summary = out.len();
     let (mut moved, mut furthest) = (0u64, 0f64);
-    for i in 0..n {
-        let (p, q) = (&x.positions[i * 3..i * 3 + 3], &y.positions[i * 3..i * 3 + 3]);
-        let (d, dist, nan) = movement(p, q);
-        if !(dist > tol || nan) {
+    for (i, (p, q)) in matched(x, y).enumerate() {
+        let m = movement(p, q);
+        if !(m.distance > tol || m.nan_on_one_side) {
             continue;
         }
         moved += 1;
-        furthest = furthest.max(dist);
+        furthest = furthest.max(m.distance);
         if moved <= ctx.opts.listed as u64 {
             let mut v = geometry(format!("mesh.lod[{l}].vertex[{i}]"), Kind::Moved, "vertex")
-                .sides(Some(text(show_floats(p))), Some(text(show_floats(q))));
-            v.delta = d;
-            v.note = format!("moved {}", dist as f32);
+                .sides(Some(text(show_floats(&p))), Some(text(show_floats(&q))));
+            v.delta = m.delta.to_vec();
+            v.note = format!("moved {}", m.distance as f32);
             out.push(v);
         }
     }
@@ -117,20 +129,35 @@ fn key(t: &[u32]) -> [u32; 3] {
     [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]
 }
 
-/// The triangles of one LOD pair found on one side only: their places (triangle numbers) in
-/// A's and in B's triangle list, each with its indices, in place order.
+/// A triangle found on one side only: its place (triangle number) in that side's triangle
+/// list, and its indices (`key`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TriangleAt {
+    pub place: u32,
+    pub indices: [u32; 3],
+}
+
+/// The triangles of one LOD pair found on one side only, each side's in place order.
 #[derive(Debug, Default, PartialEq)]
 pub struct OneSide {
-    pub only_a: Vec<(u32, [u32; 3])>,
-    pub only_b: Vec<(u32, [u32; 3])>,
+    pub only_a: Vec<TriangleAt>,
+    pub only_b: Vec<TriangleAt>,
+}
+
+/// A triangle that differs from the other side's at some place: how many more times A has it
+/// there than B, and its places on each side.
+#[derive(Default)]
+struct Places {
+    surplus_in_a: i64,
+    in_a: Vec<u32>,
+    in_b: Vec<u32>,
 }
 
 /// Triangles (three indices, whichever comes first, same winding) that differ at the same
 /// place are counted on each side; those left over are on one side only.
 pub fn one_side(x: &Lod, y: &Lod) -> OneSide {
-    // Only triangles that differ at the same place are counted: (count in A - count in B,
-    // each side's places of the triangle).
-    let mut odd: FxMap<[u32; 3], (i64, Vec<u32>, Vec<u32>)> = FxMap::default();
+    // Only triangles that differ at the same place are counted.
+    let mut odd: FxMap<[u32; 3], Places> = FxMap::default();
     let (nx, ny) = (x.indices.len() / 3, y.indices.len() / 3);
     for k in 0..nx.max(ny) {
         let p = x.indices.get(k * 3..k * 3 + 3).map(key);
@@ -140,20 +167,22 @@ pub fn one_side(x: &Lod, y: &Lod) -> OneSide {
         }
         if let Some(p) = p {
             let e = odd.entry(p).or_default();
-            e.0 += 1;
-            e.1.push(k as u32);
+            e.surplus_in_a += 1;
+            e.in_a.push(k as u32);
         }
         if let Some(q) = q {
             let e = odd.entry(q).or_default();
-            e.0 -= 1;
-            e.2.push(k as u32);
+            e.surplus_in_a -= 1;
+            e.in_b.push(k as u32);
         }
     }
     // The places of the triangles left over on each side: the last ones of their kind.
     let mut out = OneSide::default();
-    for (t, (n, pa, pb)) in &odd {
-        let (side, places, n) = if *n > 0 { (&mut out.only_a, pa, *n) } else { (&mut out.only_b, pb, -*n) };
-        side.extend(places[places.len() - n as usize..].iter().map(|&k| (k, *t)));
+    for (t, places) in &odd {
+        let n = places.surplus_in_a;
+        let (side, at, n) =
+            if n > 0 { (&mut out.only_a, &places.in_a, n) } else { (&mut out.only_b, &places.in_b, -n) };
+        side.extend(at[at.len() - n as usize..].iter().map(|&place| TriangleAt { place, indices: *t }));
     }
     out.only_a.sort_unstable();
     out.only_b.sort_unstable();
@@ -172,7 +201,7 @@ fn triangles(ctx: &Ctx, l: usize, x: &Lod, y: &Lod, out: &mut Vec<Difference>) {
     s.changed = Some((odd.only_a.len() + odd.only_b.len()) as u64);
     out.push(s);
     for (list, in_a) in [(&odd.only_a, true), (&odd.only_b, false)] {
-        for &(k, t) in list.iter().take(ctx.opts.listed) {
+        for &TriangleAt { place: k, indices: t } in list.iter().take(ctx.opts.listed) {
             let v = text(format!("[{}, {}, {}]", t[0], t[1], t[2]));
             let (a, b) = if in_a { (Some(v), None) } else { (None, Some(v)) };
             out.push(

@@ -43,7 +43,8 @@ pub fn diff_geometry(a: u32, b: u32, lod: u32) -> Result<JsValue, JsError> {
             return Ok(JsValue::NULL);
         };
         let odd = geometry::one_side(la, lb);
-        let places = |v: &[(u32, [u32; 3])]| Uint32Array::from(v.iter().map(|t| t.0).collect::<Vec<_>>().as_slice());
+        let places =
+            |v: &[geometry::TriangleAt]| Uint32Array::from(v.iter().map(|t| t.place).collect::<Vec<_>>().as_slice());
         let o = Object::new();
         set(&o, "distances", &Float32Array::from(geometry::distances(la, lb).as_slice()))?;
         set(&o, "onlyA", &places(&odd.only_a))?;
