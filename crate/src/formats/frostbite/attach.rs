@@ -16,9 +16,16 @@ fn not_a_meshset(parent: &Parent) -> Error {
     Error::unsupported(0, "header", format!("{} is not a decoded MeshSet", parent.name))
 }
 
-/// Where LOD `li`'s chunk GUID is stored, and its path.
-fn guid_field(m: &MeshSetDetails, li: usize) -> (u64, String) {
-    (m.lod_at.get(li).map_or(0x30, |a| a + 0x74), format!("lod[{li}].geometry_chunk"))
+/// A LOD record's chunk GUID field: what errors and checks about the chunk point at.
+struct GuidField {
+    /// Its offset in the resource.
+    offset: u64,
+    path: String,
+}
+
+/// LOD `li`'s chunk GUID field.
+fn guid_field(m: &MeshSetDetails, li: usize) -> GuidField {
+    GuidField { offset: m.lod_at.get(li).map_or(0x30, |a| a + 0x74), path: format!("lod[{li}].geometry_chunk") }
 }
 
 /// Attaches a companion file: `NAME.resmeta` (the bundle's metadata) or a geometry chunk
@@ -36,9 +43,9 @@ pub fn attach(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachment> {
         )
     })?;
     let li = m.lods.iter().position(|l| l.chunk == g).ok_or_else(|| {
-        let (at, path) = guid_field(m, 0);
-        let path = if m.lods.len() > 1 { path.replace("lod[0]", "lod[*]") } else { path };
-        Error::bad_value(at, path, format!("{name}: no LOD names chunk {}", guid::text(&g)))
+        let field = guid_field(m, 0);
+        let path = if m.lods.len() > 1 { field.path.replace("lod[0]", "lod[*]") } else { field.path };
+        Error::bad_value(field.offset, path, format!("{name}: no LOD names chunk {}", guid::text(&g)))
     })?;
     attach_to(parent, li, name, bytes)
 }
@@ -46,14 +53,14 @@ pub fn attach(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachment> {
 /// The check an attached chunk gets when its file name carries a GUID: the LOD's own.
 fn guid_check(m: &MeshSetDetails, li: usize, name: &str, lod_guid: &[u8; 16]) -> Option<Check> {
     let g = guid::from_name(name)?;
-    let (at, path) = guid_field(m, li);
+    let field = guid_field(m, li);
     Some(Check {
         name: format!("attached chunk's GUID is lod[{li}]'s"),
         passed: &g == lod_guid,
         stored: format!("lod[{li}] names chunk {}", guid::text(lod_guid)),
         measured: format!("{name} is chunk {}", guid::text(&g)),
-        offset: Some(at),
-        path,
+        offset: Some(field.offset),
+        path: field.path,
         basis: Basis::Description,
         tolerance: String::new(),
     })
@@ -118,10 +125,10 @@ fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachmen
     let found = m.placement.as_ref().map(|p| (p.table_at as u32, 4 * m.relocation.len() as u32));
     let mut changes = ParentChanges::default();
     let (mut now, mut checks) = if found != Some((v[0], v[1])) || !m.table_found {
-        let (mut d, now) = redecode(parent, m, v)?;
-        let checks = std::mem::take(&mut d.checks);
-        changes.redecode = Some(d);
-        (now, checks)
+        let Redecoded { mut decode, details } = redecode(parent, m, v)?;
+        let checks = std::mem::take(&mut decode.checks);
+        changes.redecode = Some(decode);
+        (details, checks)
     } else {
         (m.clone(), parent.checks.to_vec())
     };
@@ -154,9 +161,15 @@ fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachmen
     Ok(Attachment { format: Format::Unknown, companion, parent: changes })
 }
 
+/// The resource decoded again, and the MeshSet's details taken out of the decode.
+struct Redecoded {
+    decode: Decode,
+    details: MeshSetDetails,
+}
+
 /// The resource decoded again with the table the metadata names, and its details taken out;
 /// LODs whose chunks were attached keep their geometry, and the chunks' GUID checks are kept.
-fn redecode(parent: &Parent, was: &MeshSetDetails, meta: [u32; 4]) -> Result<(Decode, MeshSetDetails)> {
+fn redecode(parent: &Parent, was: &MeshSetDetails, meta: [u32; 4]) -> Result<Redecoded> {
     let mut d = decode::decode_meta(parent.bytes, true, Some(meta));
     let kept = parent.checks.iter().filter(|c| c.name.starts_with("attached chunk's GUID")).cloned();
     d.checks.splice(0..0, kept);
@@ -173,5 +186,5 @@ fn redecode(parent: &Parent, was: &MeshSetDetails, meta: [u32; 4]) -> Result<(De
         }
     }
     checks::measures(&mut d.checks, &now);
-    Ok((d, now))
+    Ok(Redecoded { decode: d, details: now })
 }
