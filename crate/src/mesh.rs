@@ -138,6 +138,29 @@ pub struct Mesh {
     pub lods: Vec<Lod>,
 }
 
+/// The axis that points up in a format's decoded positions; glTF's is +Y.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Up {
+    /// glTF's, and MeshSets'.
+    Y,
+    /// GEM `.ply`'s.
+    Z,
+}
+
+/// How a format's decoded mesh is oriented, against glTF's (and OBJ's) +Y up and
+/// counter-clockwise front faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Axes {
+    pub up: Up,
+    /// Front faces wind clockwise (Direct3D's default), measured against the stored normals.
+    pub clockwise: bool,
+}
+
+impl Axes {
+    /// glTF's own: Y up, counter-clockwise.
+    pub const GLTF: Axes = Axes { up: Up::Y, clockwise: false };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

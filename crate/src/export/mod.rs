@@ -6,7 +6,7 @@ pub mod obj;
 
 use crate::document::Document;
 use crate::formats::{self, Format};
-pub use crate::formats::{Axes, Up};
+pub use crate::mesh::{Axes, Up};
 use crate::mesh::{Lod, Section};
 use std::borrow::Cow;
 

@@ -6,6 +6,7 @@ pub mod frostbite;
 pub mod gem_ply;
 
 use crate::error::Error;
+pub use crate::mesh::{Axes, Up};
 use crate::model::{Attachment, Decode, Parent};
 pub use crate::model::{Details, Format};
 
@@ -51,29 +52,6 @@ pub trait FileFormat: Sync {
     fn axes(&self) -> Axes {
         Axes::GLTF
     }
-}
-
-/// The axis that points up in a format's decoded positions; glTF's is +Y.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Up {
-    /// glTF's, and MeshSets'.
-    Y,
-    /// GEM `.ply`'s.
-    Z,
-}
-
-/// How a format's decoded mesh is oriented, against glTF's (and OBJ's) +Y up and
-/// counter-clockwise front faces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Axes {
-    pub up: Up,
-    /// Front faces wind clockwise (Direct3D's default), measured against the stored normals.
-    pub clockwise: bool,
-}
-
-impl Axes {
-    /// glTF's own: Y up, counter-clockwise.
-    pub const GLTF: Axes = Axes { up: Up::Y, clockwise: false };
 }
 
 /// Every format, in the order `detect` tries them.
