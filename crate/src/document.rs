@@ -4,8 +4,7 @@
 use crate::error::Error;
 use crate::formats::{self, Details, Format};
 use crate::mesh::Mesh;
-use crate::short::PathText;
-use crate::span::{Confidence, Span, SpanMap};
+use crate::span::{Confidence, Record, SpanMap, SpanText};
 use crate::tree::{self, Node};
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -20,7 +19,7 @@ pub struct Document {
     pub bytes: Vec<u8>,
     pub spans: SpanMap,
     /// Records whose extent the decoder declared (`Fields::records`), for the tree.
-    records: Vec<(PathText, u64, u64)>,
+    records: Vec<Record>,
     /// The structure tree, built on first use (`tree`) from the span map and `records`.
     tree: OnceLock<Vec<Node>>,
     pub mesh: Mesh,
@@ -189,14 +188,14 @@ impl Document {
 
     /// The structure tree, derived from the spans' paths on first use.
     pub fn tree(&self) -> &[Node] {
-        self.tree.get_or_init(|| tree::build(self.spans.fixed(), self.spans.regions(), &self.records))
+        self.tree.get_or_init(|| tree::build(self.spans.fixed(), self.spans.regions(), &self.records, &self.bytes))
     }
 
-    pub fn spans_in(&self, start: u64, end: u64) -> Vec<Span> {
+    pub fn spans_in(&self, start: u64, end: u64) -> Vec<SpanText> {
         self.spans.window(start, end, &self.bytes)
     }
 
-    pub fn span_at(&self, offset: u64) -> Option<Span> {
+    pub fn span_at(&self, offset: u64) -> Option<SpanText> {
         self.spans.at(offset, &self.bytes)
     }
 

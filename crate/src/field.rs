@@ -5,13 +5,17 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::show::flag_names;
+use crate::show::Kind;
 /// The value formatters, where the formats have always found them.
-pub use crate::show::{decimal, hex2, show_floats, show_hex, show_text};
-use crate::span::{Confidence, Fields};
+pub use crate::show::{decimal, hex2, show_floats, show_hex, show_hex_cut, show_text};
+use crate::span::{Confidence, Fields, Text, Value};
 
 /// A value type a field can have: how to read it, what to call it, how to show it.
 pub trait FieldType: Sized {
     const NAME: &'static str;
+    /// How the value's bytes show, when that is exactly as `show` shows the value: then a
+    /// span read from the file keeps the kind and makes the text only when it is shown.
+    const KIND: Option<Kind> = None;
     fn read(r: &mut Reader) -> Result<Self>;
     fn show(&self) -> Short;
 }
@@ -19,9 +23,10 @@ pub trait FieldType: Sized {
 /// `show` is how the value becomes text: unsigned integers go through `decimal`, the rest
 /// through `Display`; neither allocates.
 macro_rules! scalar {
-    ($t:ty, $m:ident, $name:expr, $show:expr) => {
+    ($t:ty, $m:ident, $name:expr, $kind:expr, $show:expr) => {
         impl FieldType for $t {
             const NAME: &'static str = $name;
+            const KIND: Option<Kind> = Some($kind);
             fn read(r: &mut Reader) -> Result<Self> {
                 r.$m()
             }
@@ -34,20 +39,21 @@ macro_rules! scalar {
 fn show_unsigned(v: impl Into<u64>) -> Short {
     Short::concat(&[decimal(v.into(), &mut [0; 20])])
 }
-scalar!(u8, u8, "u8", |v: &u8| show_unsigned(*v));
-scalar!(i8, i8, "i8", Short::display);
-scalar!(u16, u16, "u16", |v: &u16| show_unsigned(*v));
-scalar!(i16, i16, "i16", Short::display);
-scalar!(u32, u32, "u32", |v: &u32| show_unsigned(*v));
-scalar!(i32, i32, "i32", Short::display);
-scalar!(u64, u64, "u64", |v: &u64| show_unsigned(*v));
-scalar!(f32, f32, "f32", Short::display);
-scalar!(f64, f64, "f64", Short::display);
+scalar!(u8, u8, "u8", Kind::Unsigned, |v: &u8| show_unsigned(*v));
+scalar!(i8, i8, "i8", Kind::Signed, Short::display);
+scalar!(u16, u16, "u16", Kind::Unsigned, |v: &u16| show_unsigned(*v));
+scalar!(i16, i16, "i16", Kind::Signed, Short::display);
+scalar!(u32, u32, "u32", Kind::Unsigned, |v: &u32| show_unsigned(*v));
+scalar!(i32, i32, "i32", Kind::Signed, Short::display);
+scalar!(u64, u64, "u64", Kind::Unsigned, |v: &u64| show_unsigned(*v));
+scalar!(f32, f32, "f32", Kind::Float, Short::display);
+scalar!(f64, f64, "f64", Kind::Float, Short::display);
 
 macro_rules! float_array {
     ($n:expr, $name:expr) => {
         impl FieldType for [f32; $n] {
             const NAME: &'static str = $name;
+            const KIND: Option<Kind> = Some(Kind::Floats);
             fn read(r: &mut Reader) -> Result<Self> {
                 r.f32x::<$n>()
             }
@@ -65,6 +71,7 @@ macro_rules! byte_array {
     ($n:expr, $name:expr) => {
         impl FieldType for [u8; $n] {
             const NAME: &'static str = $name;
+            const KIND: Option<Kind> = Some(Kind::List);
             fn read(r: &mut Reader) -> Result<Self> {
                 r.array::<$n>()
             }
@@ -101,8 +108,23 @@ impl Fields {
         let start = r.offset();
         let path = path.into();
         let v = T::read(r).map_err(|e| e.at_path(&path))?;
-        self.add(start, r.offset() - start, path, T::NAME, v.show(), confidence, note);
+        let len = r.offset() - start;
+        let value = match T::KIND {
+            Some(k) if self.of_file(r, len) => Value::Of(k),
+            _ => v.show().into(),
+        };
+        self.add(start, len, path, T::NAME, value, confidence, note);
         Ok(v)
+    }
+
+    /// The value of the `len` bytes just read through `r`, to record (`add`) with them: their
+    /// kind when they are the file's (`of_file`), else the text `show` makes of them.
+    pub fn value_of(&mut self, r: &Reader, len: u64, kind: Kind, show: impl FnOnce() -> String) -> Value {
+        if self.of_file(r, len) {
+            Value::Of(kind)
+        } else {
+            show().into()
+        }
     }
 
     /// Reads an integer bit mask and shows its bits by name.
@@ -110,22 +132,23 @@ impl Fields {
         &mut self,
         r: &mut Reader,
         path: impl Into<PathText>,
-        names: &[(u64, &str)],
+        names: &'static [(u64, &'static str)],
         confidence: Confidence,
         note: &'static str,
     ) -> Result<T> {
         let start = r.offset();
         let path = path.into();
         let v = T::read(r).map_err(|e| e.at_path(&path))?;
-        self.add(
-            start,
-            r.offset() - start,
-            path,
-            format!("{} flags", T::NAME),
-            flag_names(v.into(), names),
-            confidence,
-            note,
-        );
+        let len = r.offset() - start;
+        let value = self.value_of(r, len, Kind::Flags(names), || flag_names(v.into(), names));
+        // The common types' names are literals, so recording one allocates no type name.
+        let ty: Text = match T::NAME {
+            "u8" => "u8 flags".into(),
+            "u16" => "u16 flags".into(),
+            "u32" => "u32 flags".into(),
+            name => format!("{name} flags").into(),
+        };
+        self.add(start, len, path, ty, value, confidence, note);
         Ok(v)
     }
 
@@ -141,8 +164,8 @@ impl Fields {
         let start = r.offset();
         let path = path.into();
         let b = r.bytes(n).map_err(|e| e.at_path(&path))?;
-        let shown = if b.len() <= 64 { show_hex(b) } else { format!("{} … ({} bytes)", show_hex(&b[..64]), b.len()) };
-        self.add(start, n as u64, path, format!("u8[{n}]"), shown, confidence, note);
+        let value = self.value_of(r, n as u64, Kind::Hex, || show_hex_cut(b));
+        self.add(start, n as u64, path, format!("u8[{n}]"), value, confidence, note);
         Ok(b)
     }
 
@@ -157,7 +180,8 @@ impl Fields {
         let start = r.offset();
         let path = path.into();
         let v = r.array::<4>().map_err(|e| e.at_path(&path))?;
-        self.add(start, 4, path, "fourcc", show_text(&v), confidence, note);
+        let value = self.value_of(r, 4, Kind::Text, || show_text(&v));
+        self.add(start, 4, path, "fourcc", value, confidence, note);
         Ok(v)
     }
 
@@ -174,7 +198,8 @@ impl Fields {
         let start = r.offset();
         let b = r.bytes(n as usize).map_err(|e| e.at_path(path))?;
         let text = String::from_utf8_lossy(b).into_owned();
-        self.add(start, n as u64, format!("{path}.text"), "char[]", show_text(b), confidence, note);
+        let value = self.value_of(r, n as u64, Kind::Text, || show_text(b));
+        self.add(start, n as u64, format!("{path}.text"), "char[]", value, confidence, note);
         Ok(text)
     }
     /// Takes `count` elements of `stride` bytes at `path`, or, when the reader holds fewer,
@@ -218,18 +243,84 @@ mod tests {
 
     #[test]
     fn read_records_the_span_and_names_errors() {
-        let data = [7u8, 0, 0, 0, 3, b'a', b'<', b'\n', 1];
-        let mut r = Reader::with_base(&data, 16);
+        let mut file = vec![0u8; 16];
+        file.extend_from_slice(&[7u8, 0, 0, 0, 3, b'a', b'<', b'\n', 1]);
+        let mut r = Reader::with_base(&file[16..], 16);
         let mut f = Fields::default();
         let v: u32 = f.read(&mut r, "h.count", Confidence::Proven, "n").unwrap();
         assert_eq!(v, 7);
         let s = f.string8(&mut r, "h.name", Confidence::Observed, "").unwrap();
         assert_eq!(s, "a<\n");
         assert_eq!(f.spans[0].start, 16);
-        assert_eq!(f.spans[2].value, "a<\\x0a");
+        let texts: Vec<_> = f.spans.iter().map(|s| s.text(&file).to_string()).collect();
+        assert_eq!(texts, ["7", "3", "a<\\x0a"]);
+        assert_eq!(f.spans[2].value, Value::Of(Kind::Text), "the text waits until it is shown");
         assert_eq!(f.spans[2].path, "h.name.text");
         let e = f.read::<u16>(&mut r, "h.tail", Confidence::Proven, "").unwrap_err();
         assert_eq!(e.path, "h.tail");
         assert_eq!(e.offset, 24);
+    }
+
+    /// Reads every kind of field from `file` twice: once as the file's (the span keeps the
+    /// kind) and once after a reader over other bytes (the span keeps the text `show` made).
+    fn both_ways(file: &[u8]) -> (Fields, Fields) {
+        fn read_all(f: &mut Fields, file: &[u8]) {
+            const NAMES: [(u64, &str); 2] = [(1, "one"), (0x80, "top")];
+            let mut r = Reader::new(file);
+            let _ = f.read::<u8>(&mut r, "u8", Confidence::Proven, "");
+            let _ = f.read::<i8>(&mut r, "i8", Confidence::Proven, "");
+            let _ = f.read::<u16>(&mut r, "u16", Confidence::Proven, "");
+            let _ = f.read::<i16>(&mut r, "i16", Confidence::Proven, "");
+            let _ = f.read::<u32>(&mut r, "u32", Confidence::Proven, "");
+            let _ = f.read::<i32>(&mut r, "i32", Confidence::Proven, "");
+            let _ = f.read::<u64>(&mut r, "u64", Confidence::Proven, "");
+            let _ = f.read::<f32>(&mut r, "f32", Confidence::Proven, "");
+            let _ = f.read::<f64>(&mut r, "f64", Confidence::Proven, "");
+            let _ = f.read::<[f32; 2]>(&mut r, "f32x2", Confidence::Proven, "");
+            let _ = f.read::<[f32; 3]>(&mut r, "f32x3", Confidence::Proven, "");
+            let _ = f.read::<[f32; 4]>(&mut r, "f32x4", Confidence::Proven, "");
+            let _ = f.read::<[u8; 3]>(&mut r, "u8x3", Confidence::Proven, "");
+            let _ = f.flags::<u8>(&mut r, "flags8", &NAMES, Confidence::Proven, "");
+            let _ = f.flags::<u32>(&mut r, "flags32", &NAMES, Confidence::Proven, "");
+            let _ = f.fourcc(&mut r, "fourcc", Confidence::Proven, "");
+            let _ = f.bytes(&mut r, 3, "hex", Confidence::Proven, "");
+            let _ = f.bytes(&mut r, 70, "long hex", Confidence::Proven, "");
+            let _ = f.string8(&mut r, "name", Confidence::Proven, "");
+        }
+        let mut lazy = Fields::default();
+        read_all(&mut lazy, file);
+        let mut eager = Fields::default();
+        let other = file.to_vec();
+        let _ = eager.read::<u8>(&mut Reader::new(&other), "other", Confidence::Proven, "");
+        eager.spans.clear();
+        read_all(&mut eager, file);
+        (lazy, eager)
+    }
+
+    #[test]
+    fn a_kind_shows_the_bytes_as_the_value_read_from_them_shows() {
+        let patterns: [fn(usize) -> u8; 5] = [
+            |i| i as u8,
+            |i| 0xff - i as u8,
+            |i| (i as u8).wrapping_mul(37).wrapping_add(0x80),
+            |_| 0,
+            |i| [0x00, 0x00, 0xc0, 0x7f, 0x01, 0x80, 0x80, 0xff][i % 8],
+        ];
+        for p in patterns {
+            let mut file: Vec<u8> = (0..170).map(p).collect();
+            file[155] = 5; // the name's length, so that its text is in the file
+            let (lazy, eager) = both_ways(&file);
+            assert_eq!(lazy.spans.len(), 20, "every field read");
+            assert_eq!(lazy.spans.len(), eager.spans.len());
+            for (l, e) in lazy.spans.iter().zip(&eager.spans) {
+                assert!(matches!(e.value, Value::Text(_)), "{}: read after other bytes", e.path);
+                let want = e.text(&[]);
+                assert!(matches!(l.value, Value::Of(_)), "{}: read from the file", l.path);
+                assert_eq!(l.text(&file), want, "{} of {:?}", l.path, &file[l.start as usize..l.end() as usize]);
+            }
+        }
+        let (lazy, _) = both_ways(&[1, 0xfe, 0x34, 0x12]);
+        let shown: Vec<_> = lazy.spans.iter().map(|s| s.text(&[1, 0xfe, 0x34, 0x12]).to_string()).collect();
+        assert_eq!(shown, ["1", "-2", "4660"]);
     }
 }

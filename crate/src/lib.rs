@@ -29,7 +29,7 @@ pub use document::{open, open_structure, Document, Summary};
 pub use error::{Error, ErrorKind, Result};
 pub use formats::Format;
 pub use model::{Check, Decode};
-pub use span::{Confidence, Span};
+pub use span::{Confidence, Span, SpanText};
 
 /// djb2-XOR, the name hash of Frostbite MeshSets: `h = 5381`, then `h = h * 33 ^ byte`.
 pub fn djb2_xor(bytes: &[u8]) -> u32 {

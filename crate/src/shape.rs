@@ -4,8 +4,7 @@
 //! `tree::build` turns it into the page's `Node`s.
 
 use crate::fx::FxMap;
-use crate::short::PathText;
-use crate::span::{Region, Span};
+use crate::span::{Record, Region, Span};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -272,7 +271,7 @@ impl<'a> Builder<'a> {
 impl Shape {
     /// The shape of spans in the order they were decoded, the regions, and the records whose
     /// extent the decoder declared (`Fields::record`): such a group node takes that extent.
-    pub fn new(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)]) -> Shape {
+    pub fn new(spans: &[Span], regions: &[Region], records: &[Record]) -> Shape {
         let cap = spans.len() + spans.len() / 2 + regions.len();
         let mut b = Builder {
             // Room for every field and half as many again for records and regions, reserved
@@ -322,12 +321,12 @@ impl Shape {
             }
             at
         };
-        for (path, start, len) in records {
-            if let Some(i) = find(&nodes, path) {
+        for r in records {
+            if let Some(i) = find(&nodes, &r.path) {
                 let n = &mut nodes[i as usize];
                 if n.is_group() {
-                    n.start = *start;
-                    n.end = start.saturating_add(*len);
+                    n.start = r.start;
+                    n.end = r.start.saturating_add(r.len);
                 }
             }
         }

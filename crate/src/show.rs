@@ -2,6 +2,72 @@
 //! module: spans, the read-and-record helpers and the formats all use it, and it uses none
 //! of them.
 
+use crate::short::Short;
+
+/// How a field's bytes are shown, for a span that keeps its value's kind rather than its
+/// text (`span::Value::Of`): the text is made from the bytes when the span is shown. Each
+/// kind shows the bytes exactly as the read-and-record helper (`field.rs`) that records it
+/// would have shown the value read from them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Kind {
+    /// A little-endian unsigned integer of 1, 2, 4 or 8 bytes, in decimal.
+    Unsigned,
+    /// A little-endian signed integer of 1, 2, 4 or 8 bytes, in decimal.
+    Signed,
+    /// A little-endian f32 (4 bytes) or f64 (8 bytes), as `Display` writes it.
+    Float,
+    /// Little-endian f32s, as `show_floats` writes them.
+    Floats,
+    /// Bytes as a list of numbers, `[1, 2, 3]`.
+    List,
+    /// Bytes in hex, the first 64 of them when there are more (`show_hex_cut`).
+    Hex,
+    /// Bytes as escaped text (`show_text`).
+    Text,
+    /// A little-endian unsigned bit mask, its bits named from the table (`flag_names`).
+    Flags(&'static [(u64, &'static str)]),
+}
+
+impl Kind {
+    /// `b` shown as this kind; `b` is the whole field.
+    pub fn show(self, b: &[u8]) -> Short {
+        match self {
+            Kind::Unsigned => Short::concat(&[decimal(unsigned(b), &mut [0; 20])]),
+            Kind::Signed => Short::display(&signed(b)),
+            Kind::Float => match b.len() {
+                8 => Short::display(&f64::from_bits(unsigned(b))),
+                _ => Short::display(&f32::from_bits(unsigned(b) as u32)),
+            },
+            Kind::Floats => {
+                let v: Vec<f32> = b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+                show_floats(&v).into()
+            }
+            Kind::List => format!("{b:?}").into(),
+            Kind::Hex => show_hex_cut(b).into(),
+            Kind::Text => show_text(b).into(),
+            Kind::Flags(names) => flag_names(unsigned(b), names).into(),
+        }
+    }
+}
+
+/// Up to 8 little-endian bytes as an unsigned number.
+fn unsigned(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = b.len().min(8);
+    w[..n].copy_from_slice(&b[..n]);
+    u64::from_le_bytes(w)
+}
+
+/// Up to 8 little-endian bytes as a signed number, its sign bit the last byte's top bit.
+fn signed(b: &[u8]) -> i64 {
+    let n = b.len().min(8) as u32;
+    if n == 0 {
+        return 0;
+    }
+    let shift = 64 - 8 * n;
+    ((unsigned(b) << shift) as i64) >> shift
+}
+
 pub fn show_floats(v: &[f32]) -> String {
     use std::fmt::Write;
     let mut s = String::with_capacity(2 + v.len() * 8);
@@ -67,6 +133,14 @@ pub fn show_hex(b: &[u8]) -> String {
     }
     s.pop();
     String::from_utf8(s).unwrap_or_default()
+}
+
+/// Bytes in hex, cut after the first 64 with their count said.
+pub fn show_hex_cut(b: &[u8]) -> String {
+    match b.get(..64) {
+        Some(head) if b.len() > 64 => format!("{} … ({} bytes)", show_hex(head), b.len()),
+        _ => show_hex(b),
+    }
 }
 
 /// Names the set bits of `value` from `names` (bit, name); unnamed bits are shown in hex.

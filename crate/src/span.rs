@@ -5,7 +5,9 @@
 //! expanded into spans only for the window asked for, so the cost of a window does not
 //! depend on the file's size.
 
+use crate::read::Reader;
 use crate::short::{PathText, Short};
+pub use crate::show::Kind;
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -44,23 +46,90 @@ impl Confidence {
     }
 }
 
-/// One decoded field: where it is, what it is called, what it holds, how sure we are.
+/// What a recorded span holds: text the decoder made, or the kind of value its own bytes
+/// are (`bytes[start..start + len]` of the file), made into text only when asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Text(Short),
+    Of(Kind),
+}
+
+impl Value {
+    /// The text, when the decoder made it.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Value::Text(t) => Some(t),
+            Value::Of(_) => None,
+        }
+    }
+}
+
+/// A value's text as `Fields::add` takes it: whatever a `Short` is made from.
+macro_rules! text_value {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Value {
+            fn from(t: $t) -> Self {
+                Value::Text(t.into())
+            }
+        }
+    )*};
+}
+text_value!(Short, &str, String, &String);
+
+/// One decoded field: where it is, what it is called, what it holds, how sure we are. As
+/// recorded its value is a `Value`; as shown (`SpanText`: a window's spans, the page's) it
+/// is text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Span {
+pub struct Span<V = Value> {
     pub start: u64,
     pub len: u64,
     /// Structural path, e.g. `lod[0].section[2].vertex_count`.
     pub path: PathText,
     #[serde(rename = "type")]
     pub ty: Text,
-    pub value: Short,
+    pub value: V,
     pub confidence: Confidence,
     pub note: Text,
 }
 
-impl Span {
+/// A span with its value as text, as the page, the command line and the diff show it.
+pub type SpanText = Span<Short>;
+
+impl<V> Span<V> {
     pub fn end(&self) -> u64 {
         self.start + self.len
+    }
+}
+
+impl Span {
+    /// The value's text; `file` is the whole file the span was decoded from.
+    pub fn text(&self, file: &[u8]) -> Short {
+        match &self.value {
+            Value::Text(t) => t.clone(),
+            Value::Of(k) => k.show(self.bytes(file)),
+        }
+    }
+
+    /// The span's bytes in `file`, empty where the file does not hold them.
+    fn bytes<'f>(&self, file: &'f [u8]) -> &'f [u8] {
+        usize::try_from(self.start)
+            .ok()
+            .zip(usize::try_from(self.len).ok())
+            .and_then(|(s, n)| file.get(s..s.checked_add(n)?))
+            .unwrap_or(&[])
+    }
+
+    /// The span as shown, its value made text.
+    pub fn shown(&self, file: &[u8]) -> SpanText {
+        Span {
+            start: self.start,
+            len: self.len,
+            path: self.path.clone(),
+            ty: self.ty.clone(),
+            value: self.text(file),
+            confidence: self.confidence,
+            note: self.note.clone(),
+        }
     }
 }
 
@@ -97,7 +166,7 @@ impl Region {
     }
 
     /// The span of field `e` of element `i`; `bytes` is the whole file.
-    pub fn expand(&self, i: u64, e: &Elem, bytes: &[u8]) -> Span {
+    pub fn expand(&self, i: u64, e: &Elem, bytes: &[u8]) -> SpanText {
         let start = self.start + i * self.stride + e.offset;
         let value = usize::try_from(start)
             .ok()
@@ -164,8 +233,9 @@ impl SpanMap {
         &self.regions
     }
 
-    /// Every span (fixed or expanded from a region) that overlaps `[start, end)`, by start.
-    pub fn window(&self, start: u64, end: u64, bytes: &[u8]) -> Vec<Span> {
+    /// Every span (fixed or expanded from a region) that overlaps `[start, end)`, by start,
+    /// with its value's text; `bytes` is the whole file.
+    pub fn window(&self, start: u64, end: u64, bytes: &[u8]) -> Vec<SpanText> {
         let mut out = Vec::new();
         let first = self.max_end.partition_point(|&e| e <= start);
         for s in &self.spans[first..] {
@@ -173,7 +243,7 @@ impl SpanMap {
                 break;
             }
             if s.end() > start {
-                out.push(s.clone());
+                out.push(s.shown(bytes));
             }
         }
         for r in &self.regions {
@@ -191,7 +261,7 @@ impl SpanMap {
     }
 
     /// The innermost span covering `offset`.
-    pub fn at(&self, offset: u64, bytes: &[u8]) -> Option<Span> {
+    pub fn at(&self, offset: u64, bytes: &[u8]) -> Option<SpanText> {
         self.window(offset, offset + 1, bytes).into_iter().min_by_key(|s| s.len)
     }
 
@@ -225,18 +295,42 @@ impl SpanMap {
     }
 }
 
+/// A record whose extent is known (a fixed-size record, a chunk). The tree gives its group
+/// node this extent instead of the extent of its fields, so offsets inside a record count
+/// from its real first byte.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub path: PathText,
+    pub start: u64,
+    pub len: u64,
+}
+
 /// The spans and regions a decoder records as it reads.
 #[derive(Debug, Default)]
 pub struct Fields {
     pub spans: Vec<Span>,
     pub regions: Vec<Region>,
-    /// Records whose extent is known (a fixed-size record, a chunk): `(path, start, len)`.
-    /// The tree gives those group nodes this extent instead of the extent of their fields,
-    /// so offsets inside a record count from its real first byte.
-    pub records: Vec<(PathText, u64, u64)>,
+    /// Records whose extent is known (`Fields::record`).
+    pub records: Vec<Record>,
+    /// The address file byte 0 has for the readers read so far (`Fields::of_file`).
+    origin: Option<usize>,
 }
 
 impl Fields {
+    /// Whether the `len` bytes just read through `r` are the file's, at the offsets the span
+    /// records: then the span can keep the kind of its value (`Value::Of`) and leave the text
+    /// for when it is shown. Every reader of one decode sits over the same file, so each
+    /// implies the same address of file byte 0 (its data's address less its base): a reader
+    /// over other bytes (a copy, a buffer made by the decoder) implies another, and its
+    /// values keep their text.
+    pub fn of_file(&mut self, r: &Reader, len: u64) -> bool {
+        if len == 0 {
+            return true;
+        }
+        let at = (r.data().as_ptr() as usize).wrapping_sub(r.base() as usize);
+        *self.origin.get_or_insert(at) == at
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn add(
         &mut self,
@@ -244,7 +338,7 @@ impl Fields {
         len: u64,
         path: impl Into<PathText>,
         ty: impl Into<Text>,
-        value: impl Into<Short>,
+        value: impl Into<Value>,
         confidence: Confidence,
         note: impl Into<Text>,
     ) {
@@ -265,7 +359,7 @@ impl Fields {
 
     /// Declares that the record at `path` occupies `[start, start + len)`.
     pub fn record(&mut self, path: impl Into<PathText>, start: u64, len: u64) {
-        self.records.push((path.into(), start, len));
+        self.records.push(Record { path: path.into(), start, len });
     }
 }
 

@@ -3,8 +3,7 @@
 //! expanded on demand, so a buffer of 100,000 vertices is one node until opened.
 
 use crate::shape::{Shape, Texts};
-use crate::short::PathText;
-use crate::span::{Confidence, Region, Span};
+use crate::span::{Confidence, Record, Region, Span, SpanText};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -45,11 +44,12 @@ impl Node {
         }
     }
 
-    fn leaf(name: &str, s: &Span) -> Node {
+    /// The node of span `s`, whose value's text is `value`.
+    fn leaf<V>(name: &str, s: &Span<V>, value: String) -> Node {
         Node {
             confidence: Some(s.confidence),
             ty: Some(s.ty.clone()),
-            value: Some(s.value.to_string()),
+            value: Some(value),
             ..Node::group(name, &s.path, s.start, s.end())
         }
     }
@@ -61,15 +61,15 @@ impl Node {
 }
 
 /// Builds the tree from spans in the order they were decoded, the regions, and the records
-/// whose extent the decoder declared (`Fields::record`).
-pub fn build(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)]) -> Vec<Node> {
+/// whose extent the decoder declared (`Fields::record`); `bytes` is the whole file.
+pub fn build(spans: &[Span], regions: &[Region], records: &[Record], bytes: &[u8]) -> Vec<Node> {
     let shape = Shape::new(spans, regions, records);
     let texts = Texts { spans, regions };
-    fn assemble(shape: &Shape, texts: &Texts, i: u32) -> Node {
+    fn assemble(shape: &Shape, texts: &Texts, bytes: &[u8], i: u32) -> Node {
         let n = shape.node(i);
         let (name, path) = (texts.name(n), texts.path(n));
         let mut node = match (texts.span(n), n.region().and_then(|r| texts.regions.get(r as usize))) {
-            (Some(s), _) => Node::leaf(name, s),
+            (Some(s), _) => Node::leaf(name, s, s.text(bytes).into()),
             (None, Some(r)) => Node {
                 region: n.region(),
                 count: Some(r.count),
@@ -80,10 +80,10 @@ pub fn build(spans: &[Span], regions: &[Region], records: &[(PathText, u64, u64)
         };
         node.start = n.start;
         node.end = n.end;
-        node.children = shape.children(n).iter().map(|&k| assemble(shape, texts, k)).collect();
+        node.children = shape.children(n).iter().map(|&k| assemble(shape, texts, bytes, k)).collect();
         node
     }
-    shape.roots.iter().map(|&r| assemble(&shape, &texts, r)).collect()
+    shape.roots.iter().map(|&r| assemble(&shape, &texts, bytes, r)).collect()
 }
 
 /// Nodes for elements `first..first+count` of a region, each with one child per field.
@@ -92,14 +92,15 @@ pub fn region_items(r: &Region, first: u64, count: u64, bytes: &[u8]) -> Vec<Nod
     (first.min(last)..last)
         .map(|i| {
             let start = r.start + i * r.stride;
-            let fields: Vec<Span> = r.elems.iter().map(|e| r.expand(i, e, bytes)).collect();
+            let fields: Vec<SpanText> = r.elems.iter().map(|e| r.expand(i, e, bytes)).collect();
             let name = format!("[{i}]");
             let path = format!("{}[{}]", r.path, i);
             if fields.len() == 1 && r.elems[0].name.is_empty() {
-                return Node::leaf(&name, &fields[0]);
+                return Node::leaf(&name, &fields[0], fields[0].value.to_string());
             }
             let mut n = Node::group(&name, &path, start, start + r.stride);
-            n.children = r.elems.iter().zip(&fields).map(|(e, s)| Node::leaf(&e.name, s)).collect();
+            n.children =
+                r.elems.iter().zip(&fields).map(|(e, s)| Node::leaf(&e.name, s, s.value.to_string())).collect();
             n
         })
         .collect()
@@ -205,7 +206,7 @@ mod tests {
         f.add(8, 4, "lod[0].section[1].count", "u32", "1", Confidence::Proven, "");
         f.add(4, 4, "lod[0].flags", "u32", "0", Confidence::Observed, "");
         f.record("lod[0]", 2, 12);
-        let t = build(&f.spans, &[], &f.records);
+        let t = build(&f.spans, &[], &f.records, &[]);
         assert_eq!(t.len(), 2);
         assert_eq!(t[1].name, "lod[0]");
         assert_eq!((t[1].start, t[1].end), (2, 14), "a declared record keeps its own extent");
@@ -221,7 +222,7 @@ mod tests {
         for (at, p) in [(0, "a.b.c"), (1, "a.bb.d"), (2, "x"), (3, "a.b.e"), (4, "a.b"), (5, "a.b.c.f")] {
             f.add(at, 1, p, "u8", "0", Confidence::Proven, "");
         }
-        let t = build(&f.spans, &[], &f.records);
+        let t = build(&f.spans, &[], &f.records, &[]);
         let names = |n: &Node| n.children.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
         assert_eq!(t.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(), ["a", "x"]);
         assert_eq!(names(&t[0]), ["b", "bb"], "`a.bb` is not `a.b` although its text starts so");

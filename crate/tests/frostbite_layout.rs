@@ -571,7 +571,7 @@ fn every_truncation_is_a_meshset_with_a_positioned_error_and_keeps_its_records()
     for (bm, step) in bms.iter().zip([1, 7, 3]) {
         let b = build(bm);
         let full = meshscope::formats::decode(Format::FrostbiteMeshSet, "f.res", &b.resource);
-        let records: Vec<(u64, u64)> = full.fields.records.iter().map(|r| (r.1, r.1 + r.2)).collect();
+        let records: Vec<(u64, u64)> = full.fields.records.iter().map(|r| (r.start, r.start + r.len)).collect();
         for len in (0..b.resource.len()).step_by(step) {
             let doc = open("t.res", b.resource[..len].to_vec());
             let _ = doc.rewrite();

@@ -341,7 +341,8 @@ fn resmeta_is_read_and_checked() {
 fn spans_carry_the_description_confidence() {
     let b = build(&rigid());
     let doc = open("crate.res", b.resource.clone());
-    let at = |p: &str| doc.spans.fixed().iter().find(|s| s.path == p).unwrap_or_else(|| panic!("{p}")).clone();
+    let at =
+        |p: &str| doc.spans.fixed().iter().find(|s| s.path == p).unwrap_or_else(|| panic!("{p}")).shown(&doc.bytes);
     assert_eq!(at("header.lod_count").confidence, Confidence::Proven);
     assert_eq!(at("header.unknown_0c").confidence, Confidence::Unknown);
     assert_eq!(at("header.name_hash").confidence, Confidence::Observed);

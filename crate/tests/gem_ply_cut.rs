@@ -131,7 +131,7 @@ fn a_file_cut_between_chunks_is_an_empty_mesh_that_says_what_it_lacks() {
         .build()
         .unwrap();
     let records = parse(&bytes).fields.records;
-    let end_of = |id: &str| records.iter().find(|r| r.0 == id).map(|r| (r.1 + r.2) as usize).unwrap();
+    let end_of = |id: &str| records.iter().find(|r| r.path == id).map(|r| (r.start + r.len) as usize).unwrap();
     for (cut, last) in [(4, "the magic"), (end_of("BNDS"), "BNDS"), (end_of("SKIN"), "SKIN")] {
         let doc = meshscope::open("cut.ply", bytes[..cut].to_vec());
         assert!(doc.errors.is_empty(), "cut after {last}: {:?}", doc.errors);

@@ -87,7 +87,7 @@ fn samples_roundtrip_byte_identical() {
     }
 }
 
-fn span(doc: &Document, path: &str) -> meshscope::Span {
+fn span(doc: &Document, path: &str) -> meshscope::SpanText {
     doc.spans_in(0, doc.bytes.len() as u64)
         .into_iter()
         .find(|s| s.path == path)

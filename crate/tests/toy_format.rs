@@ -96,8 +96,9 @@ fn a_toy_format_decodes_through_the_trait() {
     assert!(!Toy.detect("a.toy", b"TOY2"));
     let d = Toy.decode("a.toy", &bytes);
     assert!(d.errors.is_empty(), "{:?}", d.errors);
+    let texts: Vec<_> = d.fields.spans.iter().map(|s| s.text(&bytes)).collect();
     let shown: Vec<(u64, &str, &str)> =
-        d.fields.spans.iter().map(|s| (s.start, s.path.as_str(), s.value.as_str())).collect();
+        d.fields.spans.iter().zip(&texts).map(|(s, t)| (s.start, s.path.as_str(), t.as_str())).collect();
     assert_eq!(
         shown,
         [

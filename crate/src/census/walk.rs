@@ -317,7 +317,7 @@ impl Planner {
                 None => k.seq.push(id),
             }
             n += 1;
-            plan.push(id, &span.value, is_flags(&span.ty), c.start);
+            plan.push(id, &span.text(&d.file.bytes), is_flags(&span.ty), c.start);
         }
     }
 

@@ -35,11 +35,11 @@ pub(super) fn compare(ctx: &Ctx, only: &mut OnlyOneSide, out: &mut Vec<Differenc
                 j += 1;
             }
             std::cmp::Ordering::Less => {
-                only.add(ctx, &Item::of(a[i]), true, out);
+                only.add(ctx, &Item::of(a[i], &ctx.a.bytes), true, out);
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                only.add(ctx, &Item::of(b[j]), false, out);
+                only.add(ctx, &Item::of(b[j], &ctx.b.bytes), false, out);
                 j += 1;
             }
         }
@@ -51,14 +51,15 @@ fn changed(ctx: &Ctx, x: &Span, y: &Span, out: &mut Vec<Difference>) {
     if bx == by && x.ty == y.ty {
         return;
     }
+    let (vx, vy) = (x.text(&ctx.a.bytes), y.text(&ctx.b.bytes));
     out.push(Difference {
         path: x.path.to_string(),
         kind: Kind::Changed,
         ty: both_types(&x.ty, &y.ty),
         confidence: Some(lower(x.confidence, y.confidence)),
-        a: Some(Side { offset: Some(x.start), len: x.len, value: x.value.to_string() }),
-        b: Some(Side { offset: Some(y.start), len: y.len, value: y.value.to_string() }),
-        delta: delta(&x.ty, x.value.as_str(), y.value.as_str()),
+        a: Some(Side { offset: Some(x.start), len: x.len, value: vx.to_string() }),
+        b: Some(Side { offset: Some(y.start), len: y.len, value: vy.to_string() }),
+        delta: delta(&x.ty, &vx, &vy),
         changed: None,
         note: String::new(),
     });
@@ -84,13 +85,14 @@ pub(super) struct Item<'a> {
 }
 
 impl<'a> Item<'a> {
-    fn of(s: &'a Span) -> Item<'a> {
+    /// The item of span `s` of `file`.
+    fn of(s: &'a Span, file: &[u8]) -> Item<'a> {
         Item {
             path: &s.path,
             start: s.start,
             len: s.len,
             ty: &s.ty,
-            value: s.value.to_string(),
+            value: s.text(file).into(),
             confidence: s.confidence,
         }
     }

@@ -5,9 +5,9 @@
 use super::format as fmt;
 use super::{submesh, Buf, Chunk, Magic, Parsed, VENDOR};
 use crate::error::{Error, Result};
-use crate::field::{show_hex, show_text};
+use crate::field::{show_hex_cut, show_text};
 use crate::read::Reader;
-use crate::span::{Confidence, Elem, Fields, Region};
+use crate::span::{Confidence, Elem, Fields, Kind, Region};
 
 const P: Confidence = Confidence::Proven;
 
@@ -26,7 +26,8 @@ pub fn name(f: &mut Fields, r: &mut Reader, path: &str, conf: Confidence, note: 
     let start = r.offset();
     let b = r.bytes(n as usize).map_err(|e| e.at_path(&text_path))?;
     if n > 0 {
-        f.add(start, n as u64, text_path, "char[]", show_text(b), conf, note);
+        let value = f.value_of(r, n as u64, Kind::Text, || show_text(b));
+        f.add(start, n as u64, text_path, "char[]", value, conf, note);
     }
     Ok(b.to_vec())
 }
@@ -115,9 +116,9 @@ fn read_vert(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
     let f = &mut p.fields;
     let count = count_i32(f, r, &format!("{path}.vertex_count"), P, VENDOR)?;
     let size: u16 = f.read(r, format!("{path}.vertex_size"), P, VENDOR)?;
-    let names = [(1, "full color"), (2, "optimized order"), (4, "color verified")];
+    const NAMES: [(u64, &str); 3] = [(1, "full color"), (2, "optimized order"), (4, "color verified")];
     let note = "vendor description: without full color, colors are doubled after loading";
-    let flags: u16 = f.flags(r, format!("{path}.vertex_flags"), &names, P, note)?;
+    let flags: u16 = f.flags(r, format!("{path}.vertex_flags"), &NAMES, P, note)?;
     let at = r.offset();
     let t = f.elements(r, count as u64, size as u64, &format!("{path}.vertices"));
     let len = t.bytes.len();
@@ -175,8 +176,8 @@ fn read_mark(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
     let t = p.fields.elements(r, n as u64, 1, &mp);
     if !t.bytes.is_empty() {
         let b = t.bytes;
-        let shown = if b.len() <= 64 { show_hex(b) } else { format!("{} … ({} bytes)", show_hex(&b[..64]), b.len()) };
-        p.fields.add(at, t.count, mp, format!("u8[{}]", t.count), shown, P, VENDOR);
+        let value = p.fields.value_of(r, t.count, Kind::Hex, || show_hex_cut(b));
+        p.fields.add(at, t.count, mp, format!("u8[{}]", t.count), value, P, VENDOR);
     }
     let b = t.bytes.to_vec();
     cut(p, t.cut);
