@@ -14,6 +14,7 @@ pub mod accumulate;
 mod apply;
 pub mod cover;
 pub mod fold;
+pub mod handover;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
 pub mod plan;
