@@ -1,68 +1,165 @@
 // The census worker: its own wasm instance, so a census of thousands of files never blocks
-// the page. It speaks web/worker-protocol.js: `run` takes [{name, file}] and options, reports
-// progress {done, total, bytes, skipped, name} and answers with the report; cancelled, it
-// stops before the next file. Each file is read, decoded, counted and dropped in order; the
-// next few (up to 16 MB) are read meanwhile.
+// the page. It speaks web/worker-protocol.js: `run` takes [{name, file}], options and the
+// ports of the census planners (web/census-planner.js), reports progress {done, total, bytes,
+// skipped, name} and answers with the report; cancelled, it stops before the next batch.
+// Files go in batches to the planners, which read, decode and plan them in instances of
+// their own; this worker counts the plans in file order (the report is the one-thread
+// census's) and, whenever the next plan is not there, reads and plans a batch itself, so every
+// core stays busy whichever side is slower. With no planners it plans every batch itself.
 import init, * as api from '../pkg/meshscope.js';
 import { serve } from './worker-protocol.js';
+import { readBatch } from './census-read.js';
 
 const ready = init();
 const PROGRESS_MS = 100;
-const AHEAD = 16;
-const AHEAD_BYTES = 16 << 20;
+/** A batch: at most this many files, and this many bytes unless it is one file. */
+const BATCH_FILES = 32;
+const BATCH_BYTES = 4 << 20;
+/** Batches a planner has been asked for and not answered, at most. */
+const DEPTH = 2;
+/** Files past the next one to count that may be asked for or planned, at most (but always
+ *  the next file): for planners, twice as many batches as they may have asked for, and one
+ *  more; for this worker, half that, so that it never takes the batches the planners need;
+ *  and AHEAD_BYTES in either case. */
+const AHEAD_BYTES = 32 << 20;
 
-/** A turn of the event loop, so a cancel message waiting is received. */
-const yieldTurn = () => new Promise((ok) => setTimeout(ok, 0));
-
-/** Reading a File is a round trip to the browser's blob store: a few reads are kept in flight
- *  while the census counts, at most AHEAD files and AHEAD_BYTES (but always the next file). */
-class ReadAhead {
-  constructor(files) {
+/** Where each batch goes, and what is counted. */
+class Schedule {
+  constructor(files, planners, batchFiles) {
     this.files = files;
-    this.reads = [];
-    this.next = 0; // the first file not yet taken
-    this.held = 0;
+    this.n = files.length;
+    this.batchFiles = batchFiles;
+    this.own = batchFiles * (1 + DEPTH * planners);
+    this.planners = 2 * this.own;
+    // at[i]: the bytes of the files before file i.
+    this.at = new Float64Array(this.n + 1);
+    files.forEach((f, i) => { this.at[i + 1] = this.at[i] + f.file.size; });
+    this.taken = 0; // the files before it are planned or asked for
+    this.counted = 0;
   }
 
-  /** The bytes of the next file, in order. */
-  async take() {
-    while (this.reads.length < AHEAD && this.next + this.reads.length < this.files.length) {
-      const f = this.files[this.next + this.reads.length].file;
-      if (this.reads.length > 0 && this.held + f.size > AHEAD_BYTES) break;
-      this.held += f.size;
-      this.reads.push(f.arrayBuffer());
-    }
-    const buffer = await this.reads.shift();
-    this.held -= this.files[this.next].file.size;
-    this.next++;
-    return new Uint8Array(buffer);
+  /** Whether a batch may be taken now, `ahead` files at most past the next to count (which is
+   *  always free to take). */
+  free(ahead) {
+    const t = this.taken;
+    if (t >= this.n) return false;
+    return t === this.counted || (t < this.counted + ahead && this.at[t] - this.at[this.counted] < AHEAD_BYTES);
+  }
+
+  /** The next batch: [first, end). */
+  take() {
+    const first = this.taken;
+    let end = first + 1;
+    while (end < this.n && end - first < this.batchFiles && this.at[end + 1] - this.at[first] <= BATCH_BYTES) end++;
+    this.taken = end;
+    return [first, end];
   }
 }
 
+/** A promise that the next arrival resolves; `wait` gives the one to wait on now. */
+class Arrivals {
+  constructor() { this.renew(); }
+  renew() { this.promise = new Promise((ok) => { this.resolve = ok; }); }
+  arrived() { this.resolve(); }
+  async wait(cancelled) {
+    await Promise.race([this.promise, cancelled]);
+    this.renew();
+  }
+}
+
+/** The time spent in each step, in ms, when asked for (`timing`). */
+const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, planners: { read: 0, plan: 0 } });
+
+/** Sends batches to the planner of `port` (number `number`) and holds its plans as they come. */
+function connect(port, number, { arrivals, timing, fail }) {
+  const planner = { port, out: 0 };
+  port.onmessage = (e) => {
+    const { first, plans, bytes, ms, error } = e.data;
+    planner.out--;
+    if (error !== undefined) fail(new Error(error));
+    else {
+      const t0 = performance.now();
+      try { api.census_hold(first, plans, bytes, number); } catch (err) { fail(err); }
+      timing.hold += performance.now() - t0;
+      timing.planners.read += ms.read;
+      timing.planners.plan += ms.plan;
+    }
+    arrivals.arrived();
+  };
+  return planner;
+}
+
 const handlers = {
-  /** Censuses `files` ([{name, file}]); the report lists up to `maxValues` values an entry.
-   *  `pauseAfter` (for tests) waits after that many files until the run is cancelled. */
-  async run(ctx, files, { maxValues = 1000, pauseAfter = null } = {}) {
+  /** Censuses `files` ([{name, file}]) with the planners of `ports`; the report lists up to
+   *  `maxValues` values an entry. `pauseAfter` (for tests) counts that many files and waits
+   *  until the run is cancelled; `batchFiles` (for tests) sets the batch size; `timing` (for
+   *  benchmarks) adds the time of each step to the report, as `timing`. */
+  async run(ctx, files, { maxValues = 1000, pauseAfter = null, batchFiles = BATCH_FILES, timing: timed = false } = {}, ports = []) {
     api.census_new();
-    const input = new ReadAhead(files);
-    let bytes = 0;
-    let skipped = 0;
+    const s = new Schedule(files, ports.length, batchFiles);
+    const hold = pauseAfter ?? s.n;
+    const timing = newTiming();
+    const arrivals = new Arrivals();
+    let failure = null;
+    const fail = (err) => { failure ??= err; };
+    const planners = ports.map((port, k) => connect(port, k + 1, { arrivals, timing, fail }));
+    const startRead = ([first, end]) => {
+      const read = readBatch(files.slice(first, end));
+      read.catch(() => {}); // its failure is thrown when it is awaited
+      return { first, read };
+    };
+    let ownRead = null; // the batch this worker plans next, being read
     let last = 0;
-    for (let i = 0; i < files.length; i++) {
+    let shown = -1;
+    for (;;) {
       ctx.check();
-      const data = await input.take();
-      bytes += data.length;
-      if (api.census_add(data, files[i].name).format === 'unknown') skipped++;
-      const now = performance.now();
-      if (now - last > PROGRESS_MS || i + 1 === files.length || i + 1 === pauseAfter) {
-        last = now;
-        ctx.progress({ done: i + 1, total: files.length, bytes, skipped, name: files[i].name });
-        await yieldTurn();
+      if (failure) throw failure;
+      for (const p of planners) {
+        while (p.out < DEPTH && s.free(s.planners)) {
+          const [first, end] = s.take();
+          p.port.postMessage({ first, files: files.slice(first, end) });
+          p.out++;
+          timing.batches++;
+        }
       }
-      if (i + 1 === pauseAfter) await ctx.whenCancelled;
+      let t = performance.now();
+      s.counted = api.census_count(hold);
+      timing.count += performance.now() - t;
+      const now = performance.now();
+      if (s.counted !== shown && (now - last > PROGRESS_MS || s.counted === s.n || s.counted === hold)) {
+        last = now;
+        shown = s.counted;
+        const name = s.counted > 0 ? files[s.counted - 1].name : '';
+        ctx.progress({ done: s.counted, total: s.n, bytes: s.at[s.counted], skipped: api.census_skipped(), name });
+      }
+      if (s.counted === s.n) break;
+      if (s.counted === hold) {
+        await ctx.whenCancelled;
+        continue;
+      }
+      t = performance.now();
+      if (ownRead || s.free(s.own)) {
+        // This worker plans its batches in file order (its planner's names are defined in
+        // that order); the next one's read is started before this one is planned.
+        const { first, read } = ownRead ?? startRead(s.take());
+        ownRead = s.free(s.own + s.batchFiles) ? startRead(s.take()) : null;
+        const { bytes, sizes, names } = await read;
+        const u = performance.now();
+        timing.read += u - t;
+        api.census_plan_own(first, bytes, sizes, names);
+        timing.plan += performance.now() - u;
+        timing.own++;
+      } else {
+        await arrivals.wait(ctx.whenCancelled);
+        timing.wait += performance.now() - t;
+      }
     }
     ctx.check();
-    return api.census_report(maxValues);
+    const t = performance.now();
+    const report = api.census_report(maxValues);
+    timing.report = performance.now() - t;
+    if (timed) report.timing = timing;
+    return report;
   },
   /** The entries of the last census holding `offset` of records of kind `record`. */
   lookup(ctx, record, offset, maxValues = 50) {

@@ -78,21 +78,44 @@ export function annotationFromEntry(e) {
 }
 
 /** Options of the next runs: `pauseAfter` (for tests) holds the worker after that many files
- *  until the run is cancelled, so a test can cancel a census that is surely still running. */
-export const censusOptions = { pauseAfter: null };
+ *  until the run is cancelled, so a test can cancel a census that is surely still running;
+ *  `planners` (for tests and benchmarks) sets how many planner workers help the census worker
+ *  (null: one per core past the first, at most MAX_PLANNERS); `batchFiles` the files a batch
+ *  holds; `timing` adds the time of each step to the report (web/census-worker.js). */
+export const censusOptions = { pauseAfter: null, planners: null, batchFiles: undefined, timing: false };
 
-/** Runs a census over `list` ([{name, file}]) in a worker of its own (its memory goes with it);
+/** More planners than this only make the threads take turns on a machine of few cores. */
+const MAX_PLANNERS = 3;
+
+const plannerCount = () => censusOptions.planners
+  ?? Math.max(0, Math.min(MAX_PLANNERS, (navigator.hardwareConcurrency || 1) - 1));
+
+/** Runs a census over `list` ([{name, file}]) in a worker of its own (its memory goes with it),
+ *  helped by planner workers (web/census-planner.js) that it talks to over ports of their own;
  *  resolves with the report, or rejects with Cancelled once the worker has stopped. */
 export function runCensus(list, onProgress = () => {}) {
   cancelCensus();
   files.clear();
   for (const f of list) files.set(f.name, f.file);
   const client = new WorkerClient(new URL('./census-worker.js', import.meta.url), 'census worker');
+  const planners = Array.from({ length: plannerCount() }, () => new WorkerClient(new URL('./census-planner.js', import.meta.url), 'census planner'));
+  const channels = planners.map(() => new MessageChannel());
+  // A planner that fails ends the census with its error (its call never answers otherwise).
+  const plannerFailed = new Promise((_, reject) => planners.forEach((p, i) => {
+    p.call('plan', [channels[i].port2], { transfer: [channels[i].port2] }).catch((e) => { if (!e.cancelled) reject(e); });
+  }));
   const mine = { abort: new AbortController() };
   running = mine;
-  return client.call('run', [list, { pauseAfter: censusOptions.pauseAfter }], { onProgress, signal: mine.abort.signal })
+  const { pauseAfter, batchFiles, timing } = censusOptions;
+  const ports = channels.map((c) => c.port1);
+  const census = client.call('run', [list, { pauseAfter, batchFiles, timing }, ports], { transfer: ports, onProgress, signal: mine.abort.signal });
+  return Promise.race([census, plannerFailed])
     .then((r) => { report = r; emit(EV.census, r); return r; })
-    .finally(() => { client.terminate(); if (running === mine) running = null; });
+    .finally(() => {
+      client.terminate();
+      planners.forEach((p) => p.terminate());
+      if (running === mine) running = null;
+    });
 }
 
 /** Asks the running census to stop; false if none runs. */

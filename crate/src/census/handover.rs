@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::formats::{Format, FORMATS};
 use crate::read::Reader;
 use crate::span::Confidence;
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 
 /// Bytes of a record, a field, a count and a hole as written (the readers check counts
 /// against these before they reserve).
@@ -119,6 +119,21 @@ fn count(r: &mut Reader, size: u64, path: &str) -> Result<usize> {
     Ok(n as usize)
 }
 
+/// A list of items of `size` bytes each, its count first: each item's bytes.
+fn items<'a>(r: &mut Reader<'a>, size: u64, path: &str) -> Result<std::slice::ChunksExact<'a, u8>> {
+    let n = count(r, size, path)?;
+    Ok(r.bytes(n * size as usize)?.chunks_exact(size as usize))
+}
+
+/// The little-endian numbers at `at` in an item (0 past its end, which the item sizes rule out).
+fn u32_at(c: &[u8], at: usize) -> u32 {
+    c.get(at..at + 4).and_then(|b| b.try_into().ok()).map_or(0, u32::from_le_bytes)
+}
+
+fn u64_at(c: &[u8], at: usize) -> u64 {
+    c.get(at..at + 8).and_then(|b| b.try_into().ok()).map_or(0, u64::from_le_bytes)
+}
+
 fn text<'a>(r: &mut Reader<'a>, path: &str) -> Result<&'a str> {
     let at = r.offset();
     let n = count(r, 1, path)?;
@@ -184,43 +199,36 @@ pub fn read_plan(r: &mut Reader, plan: &mut Plan) -> Result<()> {
         plan.new_names.push(read_name(r)?);
     }
     plan.paths.push_str(text(r, "paths")?);
-    let n = count(r, RECORD_BYTES, "records")?;
-    plan.records.reserve(n);
-    for _ in 0..n {
-        let (kind, parent) = (r.u32()?, r.u32()?);
-        let ends = Ends {
-            path: r.u32()?,
-            fields: r.u32()?,
-            nums: r.u32()?,
-            holes: r.u32()?,
-            ext: r.u32()?,
-            unknown: r.u32()?,
-        };
-        plan.records.push(PlanRecord { kind, parent, ends, lo: r.u64()?, hi: r.u64()?, reach: r.u64()? });
+    for c in items(r, RECORD_BYTES, "records")? {
+        let [kind, parent, path, fields, nums, holes, ext, unknown] =
+            [0, 4, 8, 12, 16, 20, 24, 28].map(|at| u32_at(c, at));
+        let ends = Ends { path, fields, nums, holes, ext, unknown };
+        plan.records.push(PlanRecord {
+            kind,
+            parent,
+            ends,
+            lo: u64_at(c, 32),
+            hi: u64_at(c, 40),
+            reach: u64_at(c, 48),
+        });
     }
-    let n = count(r, FIELD_BYTES, "fields")?;
-    plan.fields.reserve(n);
-    for _ in 0..n {
-        let (id, value_len, at) = (r.u32()?, r.u32()?, r.u64()?);
-        plan.fields.push(FieldOp { id, value_len, at, flags: flag(r, "fields.flags")? });
-    }
+    plan.fields.extend(items(r, FIELD_BYTES, "fields")?.map(|c| FieldOp {
+        id: u32_at(c, 0),
+        value_len: u32_at(c, 4),
+        at: u64_at(c, 8),
+        flags: c.get(16).is_some_and(|&b| b != 0),
+    }));
     plan.values.push_str(text(r, "values")?);
-    let n = count(r, NUM_BYTES, "nums")?;
-    plan.nums.reserve(n);
-    for _ in 0..n {
-        let (slot, region) = (r.u32()?, flag(r, "nums.region")?);
-        plan.nums.push(NumOp { slot, region, n: r.u64()?, stride: r.u64()?, at: r.u64()? });
-    }
-    let n = count(r, HOLE_BYTES, "holes")?;
-    plan.holes.reserve(n);
-    for _ in 0..n {
-        plan.holes.push((r.u64()?, r.u64()?));
-    }
-    let n = count(r, STRIDE_BYTES, "strides")?;
-    plan.strides.reserve(n);
-    for _ in 0..n {
-        plan.strides.push(KindStride { kind: r.u32()?, stride: r.u64()? });
-    }
+    plan.nums.extend(items(r, NUM_BYTES, "nums")?.map(|c| NumOp {
+        slot: u32_at(c, 0),
+        region: c.get(4).is_some_and(|&b| b != 0),
+        n: u64_at(c, 5),
+        stride: u64_at(c, 13),
+        at: u64_at(c, 21),
+    }));
+    plan.holes.extend(items(r, HOLE_BYTES, "holes")?.map(|c| (u64_at(c, 0), u64_at(c, 8))));
+    plan.strides
+        .extend(items(r, STRIDE_BYTES, "strides")?.map(|c| KindStride { kind: u32_at(c, 0), stride: u64_at(c, 4) }));
     let values: u64 = plan.fields.iter().map(|f| f.value_len as u64).sum();
     if values != plan.values.len() as u64 {
         let m = format!("the fields' values take {values} bytes of {}", plan.values.len());
@@ -272,15 +280,27 @@ impl<'a> Batch<'a> {
     }
 }
 
+/// Decodes and plans one file into `plan`; gives back its bytes. Not inlined: the decoders
+/// behind it are most of the module, and its two callers would each take a copy.
+#[inline(never)]
+fn plan_file(planner: &mut Planner, name: &str, bytes: &[u8], plan: &mut Plan) -> Vec<u8> {
+    let file = CensusFile::new(name, bytes.to_vec());
+    planner.plan(&file, plan);
+    file.bytes
+}
+
 /// Decodes and plans every file of `batch` with `planner`, appending the plans to `out`
 /// (for `Held::hold_plans`, with the same bytes).
 pub fn plan_batch(planner: &mut Planner, batch: &Batch, plan: &mut Plan, out: &mut Vec<u8>) -> Result<()> {
     for (name, bytes) in batch.files()? {
-        planner.plan(&CensusFile::new(name, bytes.to_vec()), plan);
+        plan_file(planner, name, bytes, plan);
         write_plan(plan, out);
     }
     Ok(())
 }
+
+/// How far past the next file to count a file may be held.
+const MAX_AHEAD: usize = 1 << 16;
 
 /// A file planned before its turn: its plan, its bytes and its planner's number.
 struct Planned {
@@ -294,7 +314,8 @@ struct Planned {
 #[derive(Default)]
 pub struct Held {
     pub census: Census,
-    held: BTreeMap<usize, Planned>,
+    /// The files from the next one to count on, those not yet planned `None`.
+    held: VecDeque<Option<Planned>>,
     /// The next file to count.
     next: usize,
     /// Counted plans, to be filled again.
@@ -313,6 +334,23 @@ impl Held {
         self.next
     }
 
+    /// Holds file `i` for its turn: one not counted yet, nor held, nor past `MAX_AHEAD`.
+    fn put(&mut self, i: usize, p: Planned) -> Result<()> {
+        let Some(k) = i.checked_sub(self.next).filter(|&k| k < MAX_AHEAD) else {
+            return Err(Error::bad_value(0, "held", format!("file {i} held with file {} next", self.next)));
+        };
+        if self.held.len() <= k {
+            self.held.resize_with(k + 1, || None);
+        }
+        match &mut self.held[k] {
+            Some(_) => Err(Error::bad_value(0, "held", format!("file {i} held twice"))),
+            slot => {
+                *slot = Some(p);
+                Ok(())
+            }
+        }
+    }
+
     fn spare_plan(&mut self) -> Plan {
         self.spare.pop().unwrap_or_default()
     }
@@ -322,9 +360,8 @@ impl Held {
     pub fn plan_own(&mut self, first: usize, batch: &Batch) -> Result<()> {
         for (i, (name, bytes)) in batch.files()?.into_iter().enumerate() {
             let mut plan = self.spare_plan();
-            let file = CensusFile::new(name, bytes.to_vec());
-            self.census.planner.plan(&file, &mut plan);
-            self.held.insert(first + i, Planned { plan, bytes: file.bytes, planner: 0 });
+            let bytes = plan_file(&mut self.census.planner, name, bytes, &mut plan);
+            self.put(first + i, Planned { plan, bytes, planner: 0 })?;
         }
         Ok(())
     }
@@ -345,7 +382,7 @@ impl Held {
             let at = files.offset();
             let len = usize::try_from(plan.len).map_err(|_| Error::limit(at, "bytes", "a file past memory"))?;
             let bytes = files.bytes(len)?.to_vec();
-            self.held.insert(i, Planned { plan, bytes, planner });
+            self.put(i, Planned { plan, bytes, planner })?;
             i += 1;
         }
         Ok(i - first)
@@ -355,7 +392,8 @@ impl Held {
     /// returns how many files are counted in all.
     pub fn count_ready(&mut self, limit: usize) -> usize {
         while self.next < limit {
-            let Some(p) = self.held.remove(&self.next) else { break };
+            let Some(p) = self.held.front_mut().and_then(Option::take) else { break };
+            self.held.pop_front();
             self.census.apply(&p.plan, &p.bytes, p.planner);
             self.spare.push(p.plan);
             self.next += 1;
@@ -456,6 +494,14 @@ mod tests {
         let at = 4 + name.len();
         huge[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(read_plan(&mut Reader::new(&huge), &mut back).is_err());
+        // A file held twice, or once counted, or too far ahead, is an error.
+        let mut held = Held::new();
+        assert_eq!(held.hold_plans(1, &out, bytes, 1).unwrap(), 1);
+        assert!(held.hold_plans(1, &out, bytes, 1).is_err());
+        assert!(held.hold_plans(MAX_AHEAD, &out, bytes, 1).is_err());
+        held.plan_own(0, &Batch { bytes, sizes: &[bytes.len() as u32], names: std::slice::from_ref(name) }).unwrap();
+        assert_eq!(held.count_ready(10), 2);
+        assert!(held.hold_plans(1, &out, bytes, 1).is_err());
         // Sizes that do not tile the bytes are an error, not a panic.
         let sizes = [bytes.len() as u32 + 1];
         let names = [name.clone()];

@@ -2,8 +2,8 @@
 //! by worker threads and their plans handed to the census in file order, so the result is
 //! exactly the one-thread census's. What crosses from core to core is the plan, not the much
 //! larger decoded file (docs/performance.md). At most `AHEAD` plans wait at any time, so
-//! memory stays bounded whatever the files' sizes. Native only: the page runs its census in
-//! one worker.
+//! memory stays bounded whatever the files' sizes. Native only: the page's workers, which
+//! share no memory, hand their plans over as bytes instead (`handover`).
 
 use super::plan::Plan;
 use super::{Census, CensusFile, Planner};
