@@ -11,9 +11,11 @@ const wasm = fileURLToPath(new URL('../pkg/meshscope_bg.wasm', import.meta.url))
 const hasWasmOpt = (() => {
   try { execFileSync('wasm-opt', ['--version'], { stdio: 'ignore' }); return true; } catch { return false; }
 })();
-// 1,036,207 bytes with wasm-opt on 2026-12-01 11:20 (with the diff module); without it about
-// 6 % more. About 5 % of room for growth.
-const BUDGET = hasWasmOpt ? 1_090_000 : 1_150_000;
+// 1,036,207 bytes with wasm-opt on 2026-12-01 11:20 (with the diff module); 1,068,364 at
+// 15:30; 1,093,639 with the census hand-over between workers (issue #21: a plan's writer and
+// bounds-checked reader, the held plans, five exports); without wasm-opt about 6 % more.
+// About 5 % of room for growth.
+const BUDGET = hasWasmOpt ? 1_150_000 : 1_220_000;
 
 test(`pkg/meshscope_bg.wasm is within ${BUDGET} bytes (${hasWasmOpt ? 'with' : 'without'} wasm-opt)`, () => {
   const size = statSync(wasm).size;

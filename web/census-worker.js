@@ -16,7 +16,7 @@ const PROGRESS_MS = 100;
 const BATCH_FILES = 32;
 const BATCH_BYTES = 4 << 20;
 /** Batches a planner has been asked for and not answered, at most. */
-const DEPTH = 2;
+const DEPTH = 3;
 /** Files past the next one to count that may be asked for or planned, at most (but always
  *  the next file): for planners, twice as many batches as they may have asked for, and one
  *  more; for this worker, half that, so that it never takes the batches the planners need;
