@@ -3,6 +3,9 @@
 //! input in `tests/regressions/`, and files the builders write (the GEM fixtures, the page's
 //! samples, built MeshSets with their chunks). Each target gets them in its own input form.
 //! `cargo run --example fuzz_corpus [DIR]` (DIR defaults to `crate/fuzz/corpus`).
+use meshscope::census::handover::{plan_batch, Batch};
+use meshscope::census::plan::Plan;
+use meshscope::census::Planner;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh};
 use meshscope::formats::gem_ply::fixtures;
 use std::path::{Path, PathBuf};
@@ -63,6 +66,16 @@ fn built() -> Vec<Seed> {
     out
 }
 
+/// The census_handover target's input: the plans' length, the plans a planner hands over
+/// for the file, then the file's bytes.
+fn handed_over(s: &Seed) -> Vec<u8> {
+    let (sizes, names) = ([s.bytes.len() as u32], [s.name.clone()]);
+    let batch = Batch { bytes: &s.bytes, sizes: &sizes, names: &names };
+    let mut plans = Vec::new();
+    plan_batch(&mut Planner::new(), &batch, &mut Plan::default(), &mut plans).expect("one whole file");
+    [&(plans.len() as u32).to_le_bytes()[..], &plans, &s.bytes].concat()
+}
+
 /// The census_glb target's first byte names the file: `.ply`, `.res`, `.chunk`, other.
 fn name_pick(name: &str) -> u8 {
     match name.rsplit('.').next() {
@@ -83,8 +96,8 @@ fn main() {
     files_under(&samples, &mut seeds, "sample");
     files_under(&manifest.join("../tests/regressions"), &mut seeds, "regression");
     seeds.extend(built());
-    let mut written = [0usize; 4];
-    let targets = ["open_any", "census_glb", "gem_ply", "frostbite_meshset"];
+    let mut written = [0usize; 5];
+    let targets = ["open_any", "census_glb", "gem_ply", "frostbite_meshset", "census_handover"];
     for t in targets {
         std::fs::create_dir_all(out.join(t)).expect("corpus folder");
     }
@@ -95,6 +108,9 @@ fn main() {
         };
         put(0, s.bytes.clone());
         put(1, [&[name_pick(&s.name)][..], &s.bytes].concat());
+        if s.bytes.len() <= 1 << 16 {
+            put(4, handed_over(s));
+        }
         let magic = match s.bytes.get(..4) {
             Some(b"EPLY") => Some(0u8),
             Some(b"BPLY") => Some(1),
