@@ -3,7 +3,7 @@
 
 use super::builder::{torus, Builder, Vertex};
 use super::vertex::Layout;
-use super::{Chunk, Element, Magic, MeshChunk, Sbm1, SubmAs2, SubmGem3};
+use super::{Chunk, Element, Magic, MeshChunk, Sbm1, SubmAs2, SubmGem3, Tag};
 use crate::span::Confidence;
 
 /// A built file and what went into it.
@@ -171,7 +171,7 @@ pub fn all() -> Vec<Fixture> {
     ];
     let (l, _) = Layout::from_elements(&elements, Confidence::Proven, "");
     let s = l.size();
-    let sb = |start, count, flags, mat: &str, tags: Vec<(u8, u32)>| {
+    let sb = |start, count, flags, mat: &str, tags: Vec<Tag>| {
         Chunk::Sbm1(Sbm1 {
             elements: elements.clone(),
             tags,
@@ -185,7 +185,13 @@ pub fn all() -> Vec<Fixture> {
         (0..faces as u16).map(|f| [f.wrapping_add(1).min(faces as u16 - 1), 0xffff, f / 2]).collect();
     let shdw: Vec<u8> = (0..faces).map(|f| (f % 3 != 0) as u8).collect();
     let b = Builder::new(Magic::Eply)
-        .chunk(sb(0, half, 0x401, "e0.mtl", vec![(0, u32::from_le_bytes(*b"WIND")), (6, 7)]))
+        .chunk(sb(
+            0,
+            half,
+            0x401,
+            "e0.mtl",
+            vec![Tag { tag_index: 0, tag_chunk: u32::from_le_bytes(*b"WIND") }, Tag { tag_index: 6, tag_chunk: 7 }],
+        ))
         .chunk(sb(half, faces - half, 0x440, "e1.mtl", vec![]))
         .vert(&fitted(l, s, false), s as u16, 0x1, &v)
         .indx(&i16)
@@ -282,7 +288,7 @@ pub fn all() -> Vec<Fixture> {
         .bnds(&v)
         .chunk(Chunk::SubmAs2(SubmAs2 {
             elements: elements.clone(),
-            tags: vec![(3, u32::from_le_bytes(*b"GRID"))],
+            tags: vec![Tag { tag_index: 3, tag_chunk: u32::from_le_bytes(*b"GRID") }],
             face_start: 0,
             face_count: faces as u32,
             unknown: [0, v.len() as u32],

@@ -96,12 +96,20 @@ pub struct MeshChunk {
     pub bone_map: Option<Vec<u8>>,
 }
 
+/// One item of a submesh's tag list.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Tag {
+    /// The vertex element the tag is for.
+    pub tag_index: u8,
+    /// The tag's chunk id, four characters.
+    pub tag_chunk: u32,
+}
+
 /// `SBM1`: the GEM RTS 1.1+ submesh (spec "Chunk SBM1").
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Sbm1 {
     pub elements: Vec<Element>,
-    /// (vertex element index, tag id).
-    pub tags: Vec<(u8, u32)>,
+    pub tags: Vec<Tag>,
     pub face_start: i32,
     pub face_count: i32,
     pub flags: u32,
@@ -128,7 +136,7 @@ pub struct SubmGem3 {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SubmAs2 {
     pub elements: Vec<Element>,
-    pub tags: Vec<(u8, u32)>,
+    pub tags: Vec<Tag>,
     pub face_start: u32,
     pub face_count: u32,
     pub unknown: [u32; 2],

@@ -2,7 +2,7 @@
 //! of the other magics (Assault Squad 2 form, as the landscape sample stores it).
 
 use super::chunks::name;
-use super::{Element, MeshChunk, Parsed, Sbm1, SubPlace, SubmAs2, SubmGem3, VENDOR};
+use super::{Element, MeshChunk, Parsed, Sbm1, SubPlace, SubmAs2, SubmGem3, Tag, VENDOR};
 use crate::error::Result;
 use crate::field::{show_text, FieldType};
 use crate::read::Reader;
@@ -175,30 +175,39 @@ pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk
     Ok(m)
 }
 
-/// The first byte of item `i` of list `{path}.{list}`: `None` at the 0xFF that ends the list
-/// (recorded as `{path}.{list}_end`), else the item's path and the byte, recorded as its
-/// `field` and shown by `show`.
-#[allow(clippy::too_many_arguments)]
-fn list_lead(
-    f: &mut Fields,
-    r: &mut Reader,
-    path: &str,
-    list: &str,
-    i: usize,
-    field: &str,
+/// A list of a submesh ended by 0xFF, each item led by one byte.
+struct List<'a> {
+    /// The submesh's path.
+    path: &'a str,
+    /// The list's name, e.g. `tags`.
+    list: &'static str,
+    /// The name of an item's first byte, e.g. `tag_index`.
+    field: &'static str,
+    /// How that byte is shown.
     show: fn(u8) -> String,
-    conf: Confidence,
+    confidence: Confidence,
     note: &'static str,
-) -> Result<Option<(String, u8)>> {
+}
+
+/// One item's path and its first byte.
+struct Lead {
+    path: String,
+    byte: u8,
+}
+
+/// The first byte of item `i` of the list: `None` at the 0xFF that ends it (recorded as
+/// `{path}.{list}_end`), else the item's path and the byte, recorded as its `field`.
+fn list_lead(f: &mut Fields, r: &mut Reader, l: &List, i: usize) -> Result<Option<Lead>> {
+    let (path, list, field) = (l.path, l.list, l.field);
     let item = format!("{path}.{list}[{i}]");
     let at = r.offset();
     let b = r.u8().map_err(|e| e.at_path(&format!("{item}.{field}")))?;
     if b == 0xff {
-        f.add(at, 1, format!("{path}.{list}_end"), "u8", "0xff (end of list)", conf, note);
+        f.add(at, 1, format!("{path}.{list}_end"), "u8", "0xff (end of list)", l.confidence, l.note);
         return Ok(None);
     }
-    f.add(at, 1, format!("{item}.{field}"), "u8", show(b), conf, note);
-    Ok(Some((item, b)))
+    f.add(at, 1, format!("{item}.{field}"), "u8", (l.show)(b), l.confidence, l.note);
+    Ok(Some(Lead { path: item, byte: b }))
 }
 
 /// A submesh's face_start and face_count; where the count is is kept for the check that the
@@ -211,8 +220,11 @@ fn faces<T: FieldType>(f: &mut Fields, subs: &mut Vec<SubPlace>, r: &mut Reader,
     Ok((start, count))
 }
 
-/// A submesh's vertex elements and its tags (tag index, tag chunk id).
-type ElementsAndTags = (Vec<Element>, Vec<(u8, u32)>);
+/// A submesh's vertex elements and its tags.
+struct ElementsAndTags {
+    elements: Vec<Element>,
+    tags: Vec<Tag>,
+}
 
 /// The SBM1 element and tag lists, each ended by 0xFF; the AS2 SUBM stores the same.
 fn elements_and_tags(
@@ -222,28 +234,29 @@ fn elements_and_tags(
     conf: Confidence,
     note: &'static str,
 ) -> Result<ElementsAndTags> {
+    let list = |list, field, show| List { path, list, field, show, confidence: conf, note };
+    let element_list = list("vertex_elements", "type_usage", type_usage_name);
     let mut elements = Vec::new();
-    while let Some((ep, tu)) =
-        list_lead(f, r, path, "vertex_elements", elements.len(), "type_usage", type_usage_name, conf, note)?
-    {
+    while let Some(Lead { path: ep, byte: tu }) = list_lead(f, r, &element_list, elements.len())? {
         let usage_index = f.read(r, format!("{ep}.usage_index"), conf, note)?;
         let stream = f.read(r, format!("{ep}.stream_index"), conf, note)?;
         elements.push(Element { type_usage: tu, usage_index, stream });
     }
     let mut tags = Vec::new();
-    while let Some((tp, ti)) = list_lead(f, r, path, "tags", tags.len(), "tag_index", |t| t.to_string(), conf, note)? {
+    let tag_list = list("tags", "tag_index", |t| t.to_string());
+    while let Some(Lead { path: tp, byte: tag_index }) = list_lead(f, r, &tag_list, tags.len())? {
         let at = r.offset();
         let id: u32 = r.u32().map_err(|e| e.at_path(&format!("{tp}.tag_chunk")))?;
         let shown = format!("0x{id:08x} (\"{}\")", show_text(&id.to_le_bytes()));
         f.add(at, 4, format!("{tp}.tag_chunk"), "u32", shown, conf, note);
-        tags.push((ti, id));
+        tags.push(Tag { tag_index, tag_chunk: id });
     }
-    Ok((elements, tags))
+    Ok(ElementsAndTags { elements, tags })
 }
 
 pub fn read_sbm1(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Sbm1> {
     let f = &mut p.fields;
-    let (elements, tags) = elements_and_tags(f, r, path, P, VENDOR)?;
+    let ElementsAndTags { elements, tags } = elements_and_tags(f, r, path, P, VENDOR)?;
     let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
     let flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
     let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
@@ -275,7 +288,7 @@ says one type_usage byte per element and no tags";
 
 pub fn read_subm_as2(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmAs2> {
     let f = &mut p.fields;
-    let (elements, tags) = elements_and_tags(f, r, path, O, AS2_LISTS)?;
+    let ElementsAndTags { elements, tags } = elements_and_tags(f, r, path, O, AS2_LISTS)?;
     let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
     let note = "the vendor description calls these unknown; map_4v4_long.ply holds 0 and the VERT \
 vertex count here (vertex start and count?)";

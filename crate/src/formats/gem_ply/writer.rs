@@ -1,7 +1,7 @@
 //! Encodes a `Ply` back to bytes, chunk by chunk in its order, from the decoded values: the
 //! inverse of the readers, so a rewrite that gives the file back shows the decode lost nothing.
 
-use super::{Buf, Chunk, Column, Element, MeshChunk, Ply, Values};
+use super::{Buf, Chunk, Column, Element, MeshChunk, Ply, Tag, Values};
 use crate::error::{Error, Result};
 
 struct W(Vec<u8>);
@@ -46,14 +46,14 @@ impl W {
         self.b(m);
         Ok(())
     }
-    fn lists(&mut self, elements: &[Element], tags: &[(u8, u32)]) {
+    fn lists(&mut self, elements: &[Element], tags: &[Tag]) {
         for e in elements {
             self.b(&[e.type_usage, e.usage_index, e.stream]);
         }
         self.u8(0xff);
-        for (i, id) in tags {
-            self.u8(*i);
-            self.u32(*id);
+        for t in tags {
+            self.u8(t.tag_index);
+            self.u32(t.tag_chunk);
         }
         self.u8(0xff);
     }
