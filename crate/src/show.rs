@@ -82,6 +82,21 @@ pub fn show_floats(v: &[f32]) -> String {
     s
 }
 
+/// Unsigned numbers as a list, `[1, 2, 3]` as `{:?}` shows them, without the formatter.
+pub fn show_list<T: Copy + Into<u64>>(v: &[T]) -> String {
+    let mut s = String::with_capacity(2 + v.len() * 4);
+    s.push('[');
+    let mut num = [0; 20];
+    for (i, &x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(decimal(x.into(), &mut num));
+    }
+    s.push(']');
+    s
+}
+
 /// Bytes as text: printable ASCII kept, the rest escaped, so any name is safe to show.
 pub fn show_text(b: &[u8]) -> String {
     let mut s = String::with_capacity(b.len());
@@ -173,6 +188,14 @@ mod tests {
         for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
             assert_eq!(decimal(n, &mut buf), n.to_string());
         }
+    }
+
+    #[test]
+    fn lists_show_as_debug_does() {
+        assert_eq!(show_list::<u8>(&[]), "[]");
+        assert_eq!(show_list(&[7u8]), "[7]");
+        assert_eq!(show_list(&[0u16, 10, 65535]), format!("{:?}", [0u16, 10, 65535]));
+        assert_eq!(show_list(&[u32::MAX, 3]), format!("{:?}", [u32::MAX, 3]));
     }
 
     #[test]

@@ -103,6 +103,32 @@ pub fn usage(u: u8) -> (Text, Confidence) {
     }
 }
 
+/// The value texts of a declaration's bytes, made once: for each byte value its decimal, its
+/// usage as `N (name)` with the usage's confidence, and its format as `0xNN (name)`.
+struct Texts {
+    decimal: [Short; 256],
+    usage: [(Short, Confidence); 256],
+    format: [Short; 256],
+}
+
+fn texts() -> &'static Texts {
+    static TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let num = |b: usize| decimal(b as u64, &mut [0; 20]).to_string();
+        Texts {
+            decimal: std::array::from_fn(|b| Short::from(num(b))),
+            usage: std::array::from_fn(|b| {
+                let (name, c) = usage(b as u8);
+                (Short::concat(&[&num(b), " (", &name, ")"]), c)
+            }),
+            format: std::array::from_fn(|b| {
+                let name = element_format::info(b as u8).map_or("unknown format", |x| x.0);
+                Short::concat(&["0x", hex2(b as u8, &mut [0; 2]), " (", name, ")"])
+            }),
+        }
+    })
+}
+
 /// Reads a declaration at the cursor, recording its fields under `path`. Slots past the
 /// element and stream counts are read by nothing (the chunk decoder stops at the counts
 /// too): each run of them is one field, so a declaration of two streams is not shown, or
@@ -116,49 +142,22 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     // The counts come after the slots; peek them so unused slots are not named.
     let counts: [u8; 2] = r.window(r.position() + 0x60, 2).ok().and_then(|mut w| w.array().ok()).unwrap_or([16, 16]);
     let (count, stream_count) = ((counts[0] as usize).min(16), (counts[1] as usize).min(16));
-    // Paths are joined by hand: a declaration is most of a MeshSet's fields, and `format!`
-    // was most of their cost.
-    let mut num = [0u8; 20];
-    let mut idx = [0u8; 20];
+    // Paths are joined by hand from a prefix per slot, and the value texts of a byte come
+    // from `Texts`: a declaration is most of a MeshSet's fields.
+    let t = texts();
     let note = "Each element is four bytes in usage/format/offset/stream order.";
     for i in 0..16 {
         let at = r.offset();
         let b: [u8; 4] = r.array().map_err(|e| e.at_path(&format!("{path}.element[{i}]")))?;
         d.elements[i] = Element { usage: b[0], format: b[1], offset: b[2], stream: b[3] };
         if i < count {
-            let k = decimal(i as u64, &mut idx);
-            let field = |name: &str| PathText::concat(&[path, ".element[", k, "].", name]);
-            let (uname, uconf) = usage(b[0]);
-            let fname = element_format::info(b[1]).map_or("unknown format", |x| x.0);
-            let usage_text = Short::concat(&[decimal(b[0] as u64, &mut num), " (", &uname, ")"]);
-            f.add(at, 1, field("usage"), "u8", usage_text, uconf, note);
-            f.add(
-                at + 1,
-                1,
-                field("format"),
-                "u8",
-                Short::concat(&["0x", hex2(b[1], &mut [0; 2]), " (", fname, ")"]),
-                Confidence::Proven,
-                note,
-            );
-            f.add(
-                at + 2,
-                1,
-                field("offset"),
-                "u8",
-                Short::concat(&[decimal(b[2] as u64, &mut num)]),
-                Confidence::Proven,
-                note,
-            );
-            f.add(
-                at + 3,
-                1,
-                field("stream"),
-                "u8",
-                Short::concat(&[decimal(b[3] as u64, &mut num)]),
-                Confidence::Proven,
-                note,
-            );
+            let prefix = PathText::concat(&[path, ".element[", decimal(i as u64, &mut [0; 20]), "]."]);
+            let field = |name: &str| PathText::concat(&[&prefix, name]);
+            let (usage_text, uconf) = &t.usage[b[0] as usize];
+            f.add(at, 1, field("usage"), "u8", usage_text.clone(), *uconf, note);
+            f.add(at + 1, 1, field("format"), "u8", t.format[b[1] as usize].clone(), Confidence::Proven, note);
+            f.add(at + 2, 1, field("offset"), "u8", t.decimal[b[2] as usize].clone(), Confidence::Proven, note);
+            f.add(at + 3, 1, field("stream"), "u8", t.decimal[b[3] as usize].clone(), Confidence::Proven, note);
         }
     }
     unused(
@@ -177,14 +176,14 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&format!("{path}.stream[{i}]")))?;
         d.streams[i] = b;
         if i < stream_count {
-            let k = decimal(i as u64, &mut idx);
-            let field = |name: &str| PathText::concat(&[path, ".stream[", k, "].", name]);
+            let prefix = PathText::concat(&[path, ".stream[", decimal(i as u64, &mut [0; 20]), "]."]);
+            let field = |name: &str| PathText::concat(&[&prefix, name]);
             f.add(
                 at,
                 1,
                 field("stride"),
                 "u8",
-                Short::concat(&[decimal(b[0] as u64, &mut num)]),
+                t.decimal[b[0] as usize].clone(),
                 Confidence::Proven,
                 "First byte of each pair is stride throughout the MeshSet census.",
             );
@@ -193,7 +192,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
                 1,
                 field("unknown"),
                 "u8",
-                Short::concat(&[decimal(b[1] as u64, &mut num)]),
+                t.decimal[b[1] as usize].clone(),
                 Confidence::Unknown,
                 "Second byte's meaning is not established here.",
             );
@@ -216,7 +215,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     f.add(
         r.offset() - 2,
         2,
-        format!("{path}.unknown"),
+        PathText::concat(&[path, ".unknown"]),
         "u8[2]",
         crate::field::show_hex(&d.unknown),
         Confidence::Unknown,

@@ -9,9 +9,11 @@ use super::pool::{align, Ptr};
 use super::section::{self, SectionPtrs};
 use super::{checks, chunk, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
-use crate::field::show_text;
+use crate::field::{decimal, show_text};
 use crate::model::Decode;
 use crate::read::Reader;
+use crate::short::PathText;
+use crate::show::show_list;
 use crate::span::{Confidence, Fields};
 
 /// One pointer field as read, with the bytes of what it names (0 for an empty list).
@@ -91,12 +93,14 @@ impl<'a> Pool<'a, '_> {
     /// are kept (the pool's bounds check reports it).
     fn fixed_items<T>(&mut self, p: &Ptr, n: u64, list: &ItemList<T>) -> Vec<T> {
         let Some(mut r) = keep!(self, self.items(p, n, list.size)) else { return Vec::new() };
-        let mut out = Vec::new();
+        // `items` checked the count against the bytes there.
+        let mut out = Vec::with_capacity(n as usize);
+        let mut num = [0; 20];
         for j in 0..n {
             let at = r.offset();
             let Ok(v) = (list.read)(&mut r) else { break };
-            let (path, shown) = (format!("{}[{j}]", list.path), (list.show)(&v));
-            self.f.add(at, list.size, path, list.ty, shown, Confidence::Proven, list.note);
+            let path = PathText::concat(&[&list.path, "[", decimal(j, &mut num), "]"]);
+            self.f.add(at, list.size, path, list.ty, (list.show)(&v), Confidence::Proven, list.note);
             out.push(v);
         }
         out
@@ -122,7 +126,7 @@ impl<'a> Pool<'a, '_> {
         self.f.add(
             at as u64,
             len as u64 + 1,
-            format!("pool.strings[{k}]"),
+            PathText::concat(&["pool.strings[", decimal(k as u64, &mut [0; 20]), "]"]),
             "char[] + NUL",
             show_text(b),
             Confidence::Proven,
@@ -436,11 +440,21 @@ fn sections(
     let sat = target(&lp.sections, file)?;
     // The whole sections there are, then the count's error if more were promised.
     let rest = file.from(sat)?;
-    let fits = rest.check_count(lp.section_count as u64, section::SIZE as u64, &format!("lod[{i}].section_count"));
+    let (mut a, mut b) = ([0; 20], [0; 20]);
+    let li = decimal(i as u64, &mut a);
+    let fits = rest.check_count(
+        lp.section_count as u64,
+        section::SIZE as u64,
+        &PathText::concat(&["lod[", li, "].section_count"]),
+    );
     let whole = (lp.section_count as usize).min(rest.len() / section::SIZE);
+    m.lods[i].sections.reserve(whole);
+    sp.reserve(whole);
+    m.section_at[i].reserve(whole);
     for k in 0..whole {
         let sa = sat + k * section::SIZE;
-        let (s, p) = section::read(f, file, sa, &format!("lod[{i}].section[{k}]"))?;
+        let path = PathText::concat(&["lod[", li, "].section[", decimal(k as u64, &mut b), "]"]);
+        let (s, p) = section::read(f, file, sa, &path)?;
         covered.push((sa, sa + section::SIZE));
         m.section_at[i].push(sa as u64);
         m.lods[i].sections.push(s);
@@ -466,12 +480,14 @@ fn read_pool(pool: &mut Pool, m: &mut MeshSetDetails, hp: &HeaderPtrs, lptrs: &[
                 ((0..p.bone_count).filter_map(|_| r.u16().ok()).collect::<Vec<_>>(), at)
             });
             if let Some((bones, at)) = pool.keep(r) {
+                let (mut a, mut b) = ([0; 20], [0; 20]);
+                let (li, sj) = (decimal(i as u64, &mut a), decimal(j as u64, &mut b));
                 pool.f.add(
                     at,
                     2 * p.bone_count as u64,
-                    format!("pool.bone_lists.lod[{i}].section[{j}]"),
+                    PathText::concat(&["pool.bone_lists.lod[", li, "].section[", sj, "]"]),
                     "u16[]",
-                    format!("{bones:?}"),
+                    show_list(&bones),
                     Confidence::Proven,
                     "The bone lists (then 16-aligned).",
                 );
@@ -519,12 +535,18 @@ fn lists(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
             continue;
         }
         let (base, v) = (r.base(), r.data().to_vec());
-        let path = format!("pool.section_lists.lod[{i}].list[{j}]");
+        let path = PathText::concat(&[
+            "pool.section_lists.lod[",
+            decimal(i as u64, &mut [0; 20]),
+            "].list[",
+            decimal(j as u64, &mut [0; 20]),
+            "]",
+        ]);
         if let Some(b) = v.iter().find(|&&x| x as usize >= sections) {
-            pool.errors.push(Error::bad_value(base, path.clone(), format!("section {b} of {sections}")));
+            pool.errors.push(Error::bad_value(base, path.to_string(), format!("section {b} of {sections}")));
         }
         let note = "Each LOD's five section-index lists, one LOD's after another (16-aligned after the last).";
-        pool.f.add(base, *c as u64, path, "u8[]", format!("{v:?}"), Confidence::Proven, note);
+        pool.f.add(base, *c as u64, path, "u8[]", show_list(&v), Confidence::Proven, note);
         l.lists[j] = v;
     }
 }
@@ -552,9 +574,9 @@ fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
                 pool.f.add(
                     at,
                     4 * *c as u64,
-                    format!("pool.bone_map.lod[{i}]"),
+                    PathText::concat(&["pool.bone_map.lod[", decimal(i as u64, &mut [0; 20]), "]"]),
                     "u32[]",
-                    format!("{map:?}"),
+                    show_list(&map),
                     Confidence::Proven,
                     "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).",
                 );
@@ -576,7 +598,7 @@ fn bone_tables(pool: &mut Pool, h: &mut header::Header, ids: &Ptr, bb: &Ptr) {
                 2 * n,
                 "pool.bone_ids",
                 "u16[]",
-                format!("{:?}", h.bone_ids),
+                show_list(&h.bone_ids),
                 Confidence::Proven,
                 "Bounded bone ids (16-aligned).",
             );

@@ -2,10 +2,15 @@
 
 /// The usual 8-4-4-4-12 text: the first three groups are the stored bytes little-endian.
 pub fn text(g: &[u8; 16]) -> String {
-    format!(
-        "{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
-        g[3], g[2], g[1], g[0], g[5], g[4], g[7], g[6], g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]
-    )
+    const ORDER: [usize; 16] = [3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15];
+    let mut s = String::with_capacity(36);
+    for (n, &k) in ORDER.iter().enumerate() {
+        if [4, 6, 8, 10].contains(&n) {
+            s.push('-');
+        }
+        s.push_str(crate::show::hex2(g[k], &mut [0; 2]));
+    }
+    s
 }
 
 /// The 32 hex digits of the stored bytes in order.

@@ -3,7 +3,9 @@
 use super::placement::HeaderPlace;
 use super::pool::{read_ptr, Ptr};
 use crate::error::{Error, Result};
+use crate::field::decimal;
 use crate::read::Reader;
+use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields};
 
 /// Mesh types (0x7C), Frostbite's names.
@@ -112,12 +114,12 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     r.seek(0x10)?;
     h.bounds_min = f.read(&mut r, "header.bounds_min", Confidence::Observed, "Over every section's bounds.")?;
     h.bounds_max = f.read(&mut r, "header.bounds_max", Confidence::Observed, "")?;
-    let mut lod_ptrs = Vec::new();
+    let mut lod_ptrs = Vec::with_capacity(7);
     for i in 0..7 {
         lod_ptrs.push(read_ptr(
             f,
             &mut r,
-            &format!("header.lod_pointer[{i}]"),
+            &PathText::concat(&["header.lod_pointer[", decimal(i, &mut [0; 20]), "]"]),
             Confidence::Proven,
             "At most seven LODs.",
         )?);
@@ -138,7 +140,7 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
         1,
         "header.mesh_type",
         "u8",
-        format!("{} ({mt_name})", h.mesh_type),
+        Short::concat(&[decimal(h.mesh_type as u64, &mut [0; 20]), " (", mt_name, ")"]),
         Confidence::Observed,
         "0 rigid (46,977 MeshSets), 1 skinned (296), 2 composite (485); the names are Frostbite's mesh types",
     );

@@ -4,8 +4,9 @@ use super::placement::LodPlace;
 use super::pool::{read_ptr, Ptr};
 use super::section::Section;
 use crate::error::{Error, Result};
+use crate::field::decimal;
 use crate::read::Reader;
-use crate::short::PathText;
+use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields};
 
 /// Names of the five section-index lists (list 0 main, 2 decals, 3 depth, 4 shadow: Inferred;
@@ -73,8 +74,9 @@ pub const LAYOUT_FLAGS: [(u64, &str); 2] = [(0x10, "bit 4"), (0x40, "geometry is
 
 /// Reads the LOD record of `bytes` bytes at absolute `at`.
 pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> Result<(Lod, LodPtrs)> {
-    let path = format!("lod[{i}]");
-    let pp = |n: &str| PathText::concat(&[&path, ".", n]);
+    let path = PathText::concat(&["lod[", decimal(i as u64, &mut [0; 20]), "]"]);
+    let prefix = PathText::concat(&[&path, "."]);
+    let pp = |n: &str| PathText::concat(&[&prefix, n]);
     let mut r = file.window(at, bytes as usize).map_err(|e| e.at_path(&path))?;
     let mut l = Lod { raw: r.data().to_vec(), ..Default::default() };
     f.record(path.clone(), r.base(), bytes as u64);
@@ -85,8 +87,9 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     p.sections = read_ptr(f, &mut r, &pp("section_array_pointer"), Confidence::Proven, "")?;
     for k in 0..5 {
         let note = "Count and pointer of five byte lists, at 12-byte steps";
-        let c: u32 = f.read(&mut r, format!("{path}.section_list[{k}].count"), Confidence::Proven, note)?;
-        let q = read_ptr(f, &mut r, &format!("{path}.section_list[{k}].pointer"), Confidence::Proven, note)?;
+        let list = |n: &str| PathText::concat(&[&path, ".section_list[", decimal(k as u64, &mut [0; 20]), "].", n]);
+        let c: u32 = f.read(&mut r, list("count"), Confidence::Proven, note)?;
+        let q = read_ptr(f, &mut r, &list("pointer"), Confidence::Proven, note)?;
         p.lists[k] = (c, q);
     }
     l.layout_flags = f.flags(&mut r, pp("layout_flags"), &LAYOUT_FLAGS, Confidence::Observed,
@@ -103,7 +106,7 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
         4,
         pp("index_format"),
         "u32",
-        format!("0x{:x} ({fmt})", l.index_format),
+        Short::display(&format_args!("0x{:x} ({fmt})", l.index_format)),
         Confidence::Proven,
         "0x21 is 16-bit; 0x2e is 32-bit",
     );

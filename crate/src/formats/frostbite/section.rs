@@ -66,7 +66,8 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &str) -> Result<(Sec
     let mut s = Section { raw: r.data().to_vec(), ..Default::default() };
     f.record(path, r.base(), SIZE as u64);
     let mut p = SectionPtrs::default();
-    let pp = |n: &str| PathText::concat(&[path, ".", n]);
+    let prefix = PathText::concat(&[path, "."]);
+    let pp = |n: &str| PathText::concat(&[&prefix, n]);
     r.seek(0x8)?;
     p.material = read_ptr(f, &mut r, &pp("material_name_pointer"), Confidence::Proven, "")?;
     p.bones = read_ptr(f, &mut r, &pp("bone_list_pointer"), Confidence::Proven, "")?;
