@@ -69,17 +69,30 @@ fn signed(b: &[u8]) -> i64 {
 }
 
 pub fn show_floats(v: &[f32]) -> String {
-    use std::fmt::Write;
     let mut s = String::with_capacity(2 + v.len() * 8);
     s.push('[');
-    for (i, x) in v.iter().enumerate() {
+    for (i, &x) in v.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
-        let _ = write!(s, "{x}");
+        push_float(&mut s, x);
     }
     s.push(']');
     s
+}
+
+/// `x` as `{}` shows it. A whole number below 2^24 (each is exact in an f32, and its digits
+/// are the shortest text that reads back as it) is written without the float formatter.
+fn push_float(s: &mut String, x: f32) {
+    if x.fract() == 0.0 && x.abs() < 16_777_216.0 {
+        if x.is_sign_negative() {
+            s.push('-');
+        }
+        s.push_str(decimal(x.abs() as u64, &mut [0; 20]));
+    } else {
+        use std::fmt::Write;
+        let _ = write!(s, "{x}");
+    }
 }
 
 /// Unsigned numbers as a list, `[1, 2, 3]` as `{:?}` shows them, without the formatter.
@@ -130,8 +143,23 @@ pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
     std::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
-/// Lowercase hex digits, for `hex2` and `show_hex`.
+/// Lowercase hex digits, for `hex2`, `hex` and `show_hex`.
 const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// `n` in lowercase hex without leading zeros (as `{:x}` shows it), written into `buf`.
+pub fn hex(n: u64, buf: &mut [u8; 16]) -> &str {
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = HEX[(n & 15) as usize];
+        n >>= 4;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or("")
+}
 
 /// A byte as two lowercase hex digits, written into `buf`.
 pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
@@ -191,11 +219,27 @@ mod tests {
     }
 
     #[test]
+    fn floats_show_as_display_does() {
+        let v = [0.0, -0.0, 1.0, -3.0, 0.5, 16_777_215.0, 16_777_216.0, -1e30, f32::NAN, f32::INFINITY, 1e-7];
+        let want: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+        assert_eq!(show_floats(&v), format!("[{}]", want.join(", ")));
+        assert_eq!(show_floats(&[-0.0, 7.0]), "[-0, 7]");
+    }
+
+    #[test]
     fn lists_show_as_debug_does() {
         assert_eq!(show_list::<u8>(&[]), "[]");
         assert_eq!(show_list(&[7u8]), "[7]");
         assert_eq!(show_list(&[0u16, 10, 65535]), format!("{:?}", [0u16, 10, 65535]));
         assert_eq!(show_list(&[u32::MAX, 3]), format!("{:?}", [u32::MAX, 3]));
+    }
+
+    #[test]
+    fn hex_numbers_are_lowercase_without_leading_zeros() {
+        let mut buf = [0; 16];
+        for n in [0, 9, 10, 0xff, 0x1000, u32::MAX as u64, u64::MAX] {
+            assert_eq!(hex(n, &mut buf), format!("{n:x}"));
+        }
     }
 
     #[test]

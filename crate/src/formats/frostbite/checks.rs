@@ -7,6 +7,7 @@ use super::measures::{ratio, RATIO_TOLERANCE};
 use super::{placement, MeshSetDetails};
 use crate::djb2_xor;
 use crate::model::{Basis, Check, Decode};
+use crate::show::{decimal, hex2};
 
 fn check(
     name: impl Into<String>,
@@ -182,38 +183,39 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     ));
     let (g, gt) = placement::game(m);
     let mut differ = Vec::new();
-    let mut cmp = |a: u64, b: u64, what: String| {
+    // The name of a field that differs is made only when it differs.
+    let mut cmp = |a: u64, b: u64, what: &dyn Fn() -> String| {
         if a != b {
-            differ.push(what);
+            differ.push(what());
         }
     };
     for (i, (a, b)) in p.header.lods.iter().zip(&g.header.lods).enumerate() {
-        cmp(*a, *b, format!("header.lod_pointer[{i}]"));
+        cmp(*a, *b, &|| format!("header.lod_pointer[{i}]"));
     }
-    cmp(p.header.name, g.header.name, "header.name_pointer".into());
-    cmp(p.header.name_last, g.header.name_last, "header.name_last_part_pointer".into());
-    cmp(p.header.bone_ids, g.header.bone_ids, "header.bounded_bone_ids_pointer".into());
-    cmp(p.header.bone_bounds, g.header.bone_bounds, "header.bone_bounds_pointer".into());
+    cmp(p.header.name, g.header.name, &|| "header.name_pointer".into());
+    cmp(p.header.name_last, g.header.name_last, &|| "header.name_last_part_pointer".into());
+    cmp(p.header.bone_ids, g.header.bone_ids, &|| "header.bounded_bone_ids_pointer".into());
+    cmp(p.header.bone_bounds, g.header.bone_bounds, &|| "header.bone_bounds_pointer".into());
     for (i, (a, b)) in p.lods.iter().zip(&g.lods).enumerate() {
-        cmp(a.sections, b.sections, format!("lod[{i}].section_array_pointer"));
+        cmp(a.sections, b.sections, &|| format!("lod[{i}].section_array_pointer"));
         for k in 0..5 {
-            cmp(a.lists[k], b.lists[k], format!("lod[{i}].section_list[{k}].pointer"));
+            cmp(a.lists[k], b.lists[k], &|| format!("lod[{i}].section_list[{k}].pointer"));
         }
-        cmp(a.name, b.name, format!("lod[{i}].name_pointer"));
-        cmp(a.name_part, b.name_part, format!("lod[{i}].name_part_pointer"));
-        cmp(a.name_last, b.name_last, format!("lod[{i}].name_last_part_pointer"));
-        cmp(a.bones, b.bones, format!("lod[{i}].bones_pointer"));
+        cmp(a.name, b.name, &|| format!("lod[{i}].name_pointer"));
+        cmp(a.name_part, b.name_part, &|| format!("lod[{i}].name_part_pointer"));
+        cmp(a.name_last, b.name_last, &|| format!("lod[{i}].name_last_part_pointer"));
+        cmp(a.bones, b.bones, &|| format!("lod[{i}].bones_pointer"));
     }
     for (i, (a, b)) in p.sections.iter().zip(&g.sections).enumerate() {
         for (k, (x, y)) in a.iter().zip(b).enumerate() {
-            cmp(x[0], y[0], format!("lod[{i}].section[{k}].material_name_pointer"));
-            cmp(x[1], y[1], format!("lod[{i}].section[{k}].bone_list_pointer"));
+            cmp(x[0], y[0], &|| format!("lod[{i}].section[{k}].material_name_pointer"));
+            cmp(x[1], y[1], &|| format!("lod[{i}].section[{k}].bone_list_pointer"));
         }
     }
-    cmp(p.table_at as u64, g.table_at as u64, "relocation table offset".into());
-    cmp((m.relocation != gt) as u64, 0, "relocation entries".into());
-    cmp(p.len as u64, g.len as u64, "resource bytes".into());
-    cmp(p.gaps.len() as u64, 0, "padding bytes (the game's are zero)".into());
+    cmp(p.table_at as u64, g.table_at as u64, &|| "relocation table offset".into());
+    cmp((m.relocation != gt) as u64, 0, &|| "relocation entries".into());
+    cmp(p.len as u64, g.len as u64, &|| "resource bytes".into());
+    cmp(p.gaps.len() as u64, 0, &|| "padding bytes (the game's are zero)".into());
     c.push(guess(
         "records, pool and table laid out as the game lays them out",
         differ.is_empty(),
@@ -227,39 +229,53 @@ fn sec_at(m: &MeshSetDetails, i: usize, k: usize, off: u64) -> Option<u64> {
     m.section_at.get(i).and_then(|v| v.get(k)).map(|a| a + off)
 }
 
+/// `0x` and eight hex digits, as `{:#010x}` shows a hash.
+fn hex8(v: u32) -> String {
+    let mut s = String::with_capacity(10);
+    s.push_str("0x");
+    for b in v.to_be_bytes() {
+        s.push_str(hex2(b, &mut [0; 2]));
+    }
+    s
+}
+
 pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     let h = &m.header;
     let c = &mut d.checks;
+    c.reserve(4 + m.lods.iter().map(|l| 1 + l.sections.len()).sum::<usize>());
     let hh = djb2_xor(h.name.as_bytes());
     c.push(check(
         "name hash (djb2-XOR of the MeshSet name)",
         hh == h.name_hash,
-        format!("0x{:08x}", h.name_hash),
-        format!("0x{hh:08x}"),
+        hex8(h.name_hash),
+        hex8(hh),
         Some(0x78),
         "header.name_hash",
     ));
-    let lod0 = format!("{}_lod0", h.name);
+    let lod0 = [h.name.as_str(), "_lod0"].concat();
     let lh = djb2_xor(lod0.as_bytes());
+    let (mut a, mut b) = ([0; 20], [0; 20]);
     for (i, l) in m.lods.iter().enumerate() {
         let at = m.lod_at.get(i).map(|a| a + 0xA4);
+        let li = decimal(i as u64, &mut a);
         c.push(check(
-            format!("lod[{i}] name hash (djb2-XOR of {lod0})"),
+            ["lod[", li, "] name hash (djb2-XOR of ", &lod0, ")"].concat(),
             lh == l.name_hash,
-            format!("0x{:08x}", l.name_hash),
-            format!("0x{lh:08x}"),
+            hex8(l.name_hash),
+            hex8(lh),
             at,
-            format!("lod[{i}].name_hash"),
+            ["lod[", li, "].name_hash"].concat(),
         ));
         for (k, s) in l.sections.iter().enumerate() {
             let sh = djb2_xor(s.material.to_lowercase().as_bytes());
+            let sk = decimal(k as u64, &mut b);
             c.push(check(
-                format!("lod[{i}].section[{k}] material hash (djb2-XOR of the lowercased name)"),
+                ["lod[", li, "].section[", sk, "] material hash (djb2-XOR of the lowercased name)"].concat(),
                 sh == s.material_hash,
-                format!("0x{:08x}", s.material_hash),
-                format!("0x{sh:08x}"),
+                hex8(s.material_hash),
+                hex8(sh),
                 sec_at(m, i, k, 0x144),
-                format!("lod[{i}].section[{k}].material_name_hash"),
+                ["lod[", li, "].section[", sk, "].material_name_hash"].concat(),
             ));
         }
     }

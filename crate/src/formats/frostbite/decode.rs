@@ -228,9 +228,8 @@ fn unlisted(ptrs: &Pointers, entries: &[u32]) -> bool {
 /// relocation table is and how long.
 pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
     let mut d = Decode::default();
-    // Section records hold most fields, about one per three bytes: reserving that once saves
-    // the span list's regrowths (capped, for a resource with much inline geometry).
-    d.fields.spans.reserve((bytes.len() / 3).min(1 << 15));
+    // The header's fields; `records` reserves for the LOD and section records.
+    d.fields.spans.reserve(32);
     let mut m = MeshSetDetails { resmeta_stored: meta, ..Default::default() };
     let mut ptrs = Pointers::default();
     let mut place = Placement { len: bytes.len(), ..Default::default() };
@@ -353,6 +352,11 @@ fn inline(d: &mut Decode, m: &mut MeshSetDetails, file: &Reader, checks: bool) {
     d.errors.extend(theirs.into_iter().chain(own));
 }
 
+/// About how many spans a LOD record makes, with its lists in the pool.
+const SPANS_PER_LOD: usize = 48;
+/// About how many spans a section record and its pooled items make.
+const SPANS_PER_SECTION: usize = 100;
+
 /// The records: header, LOD records and section records through their pointers; then the pool.
 fn records(
     d: &mut Decode,
@@ -364,6 +368,7 @@ fn records(
 ) -> Result<()> {
     let f = &mut d.fields;
     let (h, hp) = header::read(f, file)?;
+    f.spans.reserve(SPANS_PER_LOD * hp.lods.len());
     covered.push((0, h.size()));
     m.header = h;
     // Every LOD record first, then every LOD's sections: a cut section keeps the records
@@ -384,7 +389,12 @@ fn records(
             }
         }
     }
-    let mut sptrs: Vec<Vec<SectionPtrs>> = Vec::new();
+    // Section records hold most fields (about a hundred each, with their names and lists in
+    // the pool): reserving for them once saves the span list's regrowths. The counts are
+    // bounded by the bytes there are for sections.
+    let promised: usize = lptrs.iter().map(|lp| lp.section_count as usize).sum();
+    f.spans.reserve(SPANS_PER_SECTION * promised.min(file.len() / section::SIZE) + 16);
+    let mut sptrs: Vec<Vec<SectionPtrs>> = Vec::with_capacity(lptrs.len());
     for (i, lp) in lptrs.iter().enumerate() {
         let mut sp = Vec::new();
         let r = if result.is_ok() { sections(f, m, lp, i, file, covered, &mut sp) } else { Ok(()) };

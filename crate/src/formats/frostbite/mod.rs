@@ -25,6 +25,7 @@ pub mod writer;
 use crate::error::Result;
 use crate::model::Decode;
 use crate::read::Reader;
+use crate::show::decimal;
 
 pub use file_format::{FrostbiteChunk, FrostbiteMeshSet};
 
@@ -98,14 +99,25 @@ pub fn facts(out: &mut Vec<(String, String)>, m: &MeshSetDetails) {
     out.push(("name".into(), h.name.clone()));
     out.push(("mesh type".into(), header::MESH_TYPES.get(h.mesh_type as usize).unwrap_or(&"?").to_string()));
     out.push(("LODs".into(), m.lods.len().to_string()));
+    let (mut a, mut b) = ([0; 20], [0; 20]);
     for (i, l) in m.lods.iter().enumerate() {
         let chunk = if l.inline() { "inline".to_string() } else { guid::text(&l.chunk) };
-        out.push((format!("lod[{i}]"), format!("{} sections, chunk {chunk}", l.sections.len())));
+        let sections = decimal(l.sections.len() as u64, &mut b);
+        out.push((["lod[", decimal(i as u64, &mut a), "]"].concat(), [sections, " sections, chunk ", &chunk].concat()));
     }
     let r = m.resmeta_computed;
     out.push(("resource metadata (computed)".into(), format!("{{{}, {}, {}, {}}}", r[0], r[1], r[2], r[3])));
-    let presets: Vec<String> = lodgroup::PRESETS.iter().map(|g| format!("{} {:?} m", g.name, g.distances)).collect();
-    out.push(("LOD groups (stock presets)".into(), presets.join("; ")));
+    out.push(("LOD groups (stock presets)".into(), presets().to_string()));
+}
+
+/// The stock LOD groups as the summary shows them: the same for every MeshSet, made once.
+fn presets() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        let presets: Vec<String> =
+            lodgroup::PRESETS.iter().map(|g| format!("{} {:?} m", g.name, g.distances)).collect();
+        presets.join("; ")
+    })
 }
 
 pub fn write_meshset(m: &MeshSetDetails) -> Result<Vec<u8>> {

@@ -4,6 +4,7 @@
 use crate::error::Result;
 use crate::read::Reader;
 use crate::short::{PathText, Short};
+use crate::show::hex;
 use crate::span::{Confidence, Fields};
 
 /// Stored pointers are relative to byte 16 of the resource.
@@ -34,10 +35,12 @@ pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note:
     let shown = if value == 0 {
         Short::from("0 (null)")
     } else {
-        Short::display(&format_args!("0x{value:x} (-> 0x{:x})", value.wrapping_add(BASE)))
+        let (mut a, mut b) = ([0; 16], [0; 16]);
+        Short::concat(&["0x", hex(value, &mut a), " (-> 0x", hex(value.wrapping_add(BASE), &mut b), ")"])
     };
-    f.add(at, 8, path, "u64 pointer", shown, c, note);
-    Ok(Ptr { at, value, path: PathText::from(path) })
+    let path = PathText::from(path);
+    f.add(at, 8, path.clone(), "u64 pointer", shown, c, note);
+    Ok(Ptr { at, value, path })
 }
 
 pub fn align(v: usize, a: usize) -> usize {

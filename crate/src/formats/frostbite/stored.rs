@@ -5,6 +5,7 @@
 use super::header::Header;
 use super::lod::Lod;
 use crate::mesh::{self, BoneBox, StoredBox};
+use crate::show::decimal;
 
 fn xyz(v: &[f32; 4]) -> [f32; 3] {
     [v[0], v[1], v[2]]
@@ -20,9 +21,9 @@ pub fn bone_boxes(h: &Header) -> Vec<BoneBox> {
             let bone = if h.bone_ids.is_empty() { j as u32 } else { h.bone_ids.get(j).map_or(j as u32, |&b| b as u32) };
             BoneBox {
                 bone,
-                name: format!("bone {bone}"),
+                name: ["bone ", decimal(bone as u64, &mut [0; 20])].concat(),
                 bounds: StoredBox {
-                    path: format!("pool.bone_bounds[{j}]"),
+                    path: ["pool.bone_bounds[", decimal(j as u64, &mut [0; 20]), "]"].concat(),
                     min: [v[0], v[1], v[2]],
                     max: [v[4], v[5], v[6]],
                 },
@@ -37,9 +38,11 @@ pub fn fill(out: &mut mesh::Lod, h: &Header, l: &Lod, li: usize) {
     out.stored_bounds =
         Some(StoredBox { path: "header.bounds_min".into(), min: xyz(&h.bounds_min), max: xyz(&h.bounds_max) });
     out.bone_bounds = bone_boxes(h);
+    let mut a = [0; 20];
+    let lod = decimal(li as u64, &mut a);
     for (k, (sec, s)) in out.sections.iter_mut().zip(&l.sections).enumerate() {
         sec.stored_bounds = Some(StoredBox {
-            path: format!("lod[{li}].section[{k}].bounds_min"),
+            path: ["lod[", lod, "].section[", decimal(k as u64, &mut [0; 20]), "].bounds_min"].concat(),
             min: xyz(&s.bounds_min),
             max: xyz(&s.bounds_max),
         });
