@@ -33,6 +33,19 @@ fn guess(name: impl Into<String>, passed: bool, stored: impl Into<String>, measu
     Check { basis: Basis::Guess, ..check(name, passed, stored, measured, None, "relocation") }
 }
 
+/// A set of a few dozen numbers (pointer fields, table entries), asked by binary search.
+struct Sorted<T>(Vec<T>);
+
+impl<T: Ord> Sorted<T> {
+    fn new(mut v: Vec<T>) -> Self {
+        v.sort_unstable();
+        Sorted(v)
+    }
+    fn contains(&self, x: &T) -> bool {
+        self.0.binary_search(x).is_ok()
+    }
+}
+
 /// Up to eight items, then "...".
 fn show(v: &[String]) -> String {
     if v.is_empty() {
@@ -95,7 +108,7 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]
         Some(table_at),
         "relocation",
     ));
-    let listed: std::collections::HashSet<u64> = m.relocation.iter().map(|&v| v as u64 + 16).collect();
+    let listed = Sorted::new(m.relocation.iter().map(|&v| v as u64 + 16).collect());
     let unlisted: Vec<String> = p
         .all
         .iter()
@@ -123,8 +136,8 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     let lod_at: Vec<usize> = m.lod_at.iter().map(|&a| a as usize).collect();
     let section_at: Vec<Vec<usize>> = m.section_at.iter().map(|v| v.iter().map(|&a| a as usize).collect()).collect();
     let game = placement::game_table(m, &lod_at, &section_at);
-    let stored: std::collections::HashSet<u32> = m.relocation.iter().copied().collect();
-    let wanted: std::collections::HashSet<u32> = game.iter().copied().collect();
+    let stored = Sorted::new(m.relocation.clone());
+    let wanted = Sorted::new(game.clone());
     let field = |e: &u32| format!("0x{:x}", *e as u64 + 16);
     let missing: Vec<String> = game.iter().filter(|e| !stored.contains(e)).map(field).collect();
     let extra: Vec<String> = m.relocation.iter().filter(|e| !wanted.contains(e)).map(field).collect();
