@@ -5,6 +5,7 @@ use crate::error::Result;
 use crate::field::{decimal, hex2};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
+use crate::show::Kind;
 use crate::span::{Confidence, Fields, Text};
 
 /// Bytes of one declaration.
@@ -160,17 +161,9 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
             f.add(at + 3, 1, field("stream"), "u8", t.decimal[b[3] as usize].clone(), Confidence::Proven, note);
         }
     }
-    unused(
-        f,
-        own,
-        start,
-        path,
-        ".unused_element_slots",
-        4 * count,
-        0x40,
-        "u8[4][]",
-        "Element slots past the element count.",
-    );
+    let whole = Own { bytes: own, start, path };
+    let slots = Unused { name: ".unused_element_slots", from: 4 * count, to: 0x40, ty: "u8[4][]" };
+    unused(f, r, &whole, slots, "Element slots past the element count.");
     for i in 0..16 {
         let at = r.offset();
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&format!("{path}.stream[{i}]")))?;
@@ -198,57 +191,40 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
             );
         }
     }
-    unused(
-        f,
-        own,
-        start,
-        path,
-        ".unused_stream_slots",
-        0x40 + 2 * stream_count,
-        0x60,
-        "u8[2][]",
-        "Stream descriptors past the stream count.",
-    );
+    let slots = Unused { name: ".unused_stream_slots", from: 0x40 + 2 * stream_count, to: 0x60, ty: "u8[2][]" };
+    unused(f, r, &whole, slots, "Stream descriptors past the stream count.");
     d.element_count = f.read(r, PathText::concat(&[path, ".element_count"]), Confidence::Proven, "")?;
     d.stream_count = f.read(r, PathText::concat(&[path, ".stream_count"]), Confidence::Proven, "")?;
     d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
-    f.add(
-        r.offset() - 2,
-        2,
-        PathText::concat(&[path, ".unknown"]),
-        "u8[2]",
-        crate::field::show_hex(&d.unknown),
-        Confidence::Unknown,
-        "",
-    );
+    let value = f.value_of(r, 2, Kind::Hex, || crate::field::show_hex(&d.unknown));
+    f.add(r.offset() - 2, 2, PathText::concat(&[path, ".unknown"]), "u8[2]", value, Confidence::Unknown, "");
     debug_assert_eq!(r.offset() - start, SIZE as u64);
     Ok(d)
 }
 
-/// Records bytes `[from, to)` of the declaration `own` (at `start` in the file) as one field
-/// of unused slots, when there are any. Inferred: they are unused because of a count.
-#[allow(clippy::too_many_arguments)]
-fn unused(
-    f: &mut Fields,
-    own: &[u8],
+/// A declaration being read: its 100 bytes, where they start in the file, its path.
+struct Own<'a> {
+    bytes: &'a [u8],
     start: u64,
-    path: &str,
-    name: &str,
+    path: &'a str,
+}
+
+/// A run of unused slots: bytes `[from, to)` of the declaration, recorded as field `name`.
+struct Unused {
+    name: &'static str,
     from: usize,
     to: usize,
     ty: &'static str,
-    note: &'static str,
-) {
-    if let Some(b) = own.get(from..to).filter(|b| !b.is_empty()) {
-        f.add(
-            start + from as u64,
-            b.len() as u64,
-            PathText::concat(&[path, name]),
-            ty,
-            crate::field::show_hex(b),
-            Confidence::Inferred,
-            note,
-        );
+}
+
+/// Records a run of unused slots of `own` as one field, when there are any; `r` is the
+/// reader over the file the declaration is in. Inferred: they are unused because of a count.
+fn unused(f: &mut Fields, r: &Reader, own: &Own, u: Unused, note: &'static str) {
+    if let Some(b) = own.bytes.get(u.from..u.to).filter(|b| !b.is_empty()) {
+        let len = b.len() as u64;
+        let value = f.value_of(r, len, Kind::Hex, || crate::field::show_hex(b));
+        let path = PathText::concat(&[own.path, u.name]);
+        f.add(own.start + u.from as u64, len, path, u.ty, value, Confidence::Inferred, note);
     }
 }
 
@@ -269,7 +245,8 @@ pub fn write(d: &Declaration, out: &mut [u8; SIZE]) {
 mod tests {
     use super::*;
 
-    fn fields_of(d: &Declaration) -> Fields {
+    /// The fields of `d` read at offset 8 of a file, and the file.
+    fn fields_of(d: &Declaration) -> (Fields, [u8; 8 + SIZE]) {
         let mut bytes = [0xAAu8; 8 + SIZE];
         let mut own = [0u8; SIZE];
         write(d, &mut own);
@@ -278,7 +255,7 @@ mod tests {
         let mut r = Reader::new(&bytes);
         r.seek(8).unwrap();
         assert_eq!(read(&mut f, &mut r, "decl").unwrap(), *d);
-        f
+        (f, bytes)
     }
 
     #[test]
@@ -290,14 +267,14 @@ mod tests {
         d.streams[0] = [12, 0];
         d.streams[1] = [8, 0];
         d.streams[9] = [7, 7];
-        let f = fields_of(&d);
+        let (f, file) = fields_of(&d);
         let paths: Vec<&str> = f.spans.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(paths.iter().filter(|p| p.contains(".element[")).count(), 12);
         assert_eq!(paths.iter().filter(|p| p.contains(".stream[")).count(), 4);
         let unused = f.spans.iter().find(|s| s.path == "decl.unused_stream_slots").unwrap();
         assert_eq!((unused.start, unused.len, unused.confidence), (8 + 0x44, 28, Confidence::Inferred));
         // A byte in an unused slot is shown, not dropped.
-        assert!(unused.value.as_text().is_some_and(|t| t.contains("07 07")), "{:?}", unused.value);
+        assert!(unused.text(&file).contains("07 07"), "{:?}", unused.value);
         let elems = f.spans.iter().find(|s| s.path == "decl.unused_element_slots").unwrap();
         assert_eq!((elems.start, elems.len), (8 + 12, 52));
         // The spans tile the declaration: each starts where the one before ends.
@@ -309,7 +286,7 @@ mod tests {
         assert_eq!(at, 8 + SIZE as u64);
         // Full counts leave no unused slots; a count past sixteen reads sixteen.
         for n in [16, 200] {
-            let f = fields_of(&Declaration { element_count: n, stream_count: n, ..Default::default() });
+            let (f, _) = fields_of(&Declaration { element_count: n, stream_count: n, ..Default::default() });
             assert!(f.spans.iter().all(|s| !s.path.contains("unused_")));
             assert_eq!(f.spans.iter().filter(|s| s.path.contains(".stream[")).count(), 32);
             assert_eq!(f.spans.iter().filter(|s| s.path.contains(".element[")).count(), 64);

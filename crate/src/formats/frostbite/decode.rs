@@ -375,10 +375,11 @@ fn records(
     // before it.
     let mut lptrs: Vec<LodPtrs> = Vec::new();
     let mut result = Ok(());
+    let mut rec = RecordReader { f, m, file, covered };
     for (i, p) in hp.lods.iter().enumerate() {
-        match lod_record(f, m, p, i, file, covered) {
+        match rec.lod_record(p, i) {
             Ok(lp) => {
-                ptrs.push(p, m.header.lod_bytes as u64, true);
+                ptrs.push(p, rec.m.header.lod_bytes as u64, true);
                 place.header.lods.push(p.value);
                 place.lods.push(LodPlace { sections: lp.sections.value, ..Default::default() });
                 lptrs.push(lp);
@@ -393,11 +394,11 @@ fn records(
     // the pool): reserving for them once saves the span list's regrowths. The counts are
     // bounded by the bytes there are for sections.
     let promised: usize = lptrs.iter().map(|lp| lp.section_count as usize).sum();
-    f.spans.reserve(SPANS_PER_SECTION * promised.min(file.len() / section::SIZE) + 16);
+    rec.f.spans.reserve(SPANS_PER_SECTION * promised.min(file.len() / section::SIZE) + 16);
     let mut sptrs: Vec<Vec<SectionPtrs>> = Vec::with_capacity(lptrs.len());
     for (i, lp) in lptrs.iter().enumerate() {
         let mut sp = Vec::new();
-        let r = if result.is_ok() { sections(f, m, lp, i, file, covered, &mut sp) } else { Ok(()) };
+        let r = if result.is_ok() { rec.sections(lp, i, &mut sp) } else { Ok(()) };
         ptrs.push(&lp.sections, (sp.len() * section::SIZE) as u64, true);
         place.sections.push(sp.iter().map(|s| [s.material.value, s.bones.value]).collect());
         sptrs.push(sp);
@@ -405,6 +406,7 @@ fn records(
             result = Err(e);
         }
     }
+    let RecordReader { f, m, covered, .. } = rec;
     m.header.lod_count = m.lods.len() as u16;
     m.records_end = covered.iter().map(|c| c.1).max().unwrap_or(0);
     let mut pool = Pool { f, file, ptrs, place, covered, errors: Vec::new(), strings: 0 };
@@ -413,64 +415,62 @@ fn records(
     result
 }
 
-/// LOD record `i` at its pointer.
-fn lod_record(
-    f: &mut Fields,
-    m: &mut MeshSetDetails,
-    p: &Ptr,
-    i: usize,
-    file: &Reader,
-    covered: &mut Vec<(usize, usize)>,
-) -> Result<LodPtrs> {
-    let at = target(p, file)?;
-    if at < m.header.size() {
-        return Err(Error::bad_value(p.at, p.path.to_string(), "LOD pointer lands inside the header"));
-    }
-    let (l, lp) = lod::read(f, file, at, m.header.lod_bytes, i)?;
-    covered.push((at, at + m.header.lod_bytes as usize));
-    m.lod_at.push(at as u64);
-    m.section_at.push(Vec::new());
-    m.lods.push(l);
-    Ok(lp)
+/// What the LOD and section record readers share: the fields they record, the details they
+/// fill, the file, and the byte ranges the records cover.
+struct RecordReader<'a, 'f> {
+    f: &'a mut Fields,
+    m: &'a mut MeshSetDetails,
+    file: &'a Reader<'f>,
+    covered: &'a mut Vec<(usize, usize)>,
 }
 
-/// LOD `i`'s section records at its section-array pointer; those read before a failure stay.
-fn sections(
-    f: &mut Fields,
-    m: &mut MeshSetDetails,
-    lp: &LodPtrs,
-    i: usize,
-    file: &Reader,
-    covered: &mut Vec<(usize, usize)>,
-    sp: &mut Vec<SectionPtrs>,
-) -> Result<()> {
-    if lp.section_count == 0 {
-        return Ok(());
+impl RecordReader<'_, '_> {
+    /// LOD record `i` at its pointer.
+    fn lod_record(&mut self, p: &Ptr, i: usize) -> Result<LodPtrs> {
+        let RecordReader { f, m, file, covered } = self;
+        let at = target(p, file)?;
+        if at < m.header.size() {
+            return Err(Error::bad_value(p.at, p.path.to_string(), "LOD pointer lands inside the header"));
+        }
+        let (l, lp) = lod::read(f, file, at, m.header.lod_bytes, i)?;
+        covered.push((at, at + m.header.lod_bytes as usize));
+        m.lod_at.push(at as u64);
+        m.section_at.push(Vec::new());
+        m.lods.push(l);
+        Ok(lp)
     }
-    let sat = target(&lp.sections, file)?;
-    // The whole sections there are, then the count's error if more were promised.
-    let rest = file.from(sat)?;
-    let (mut a, mut b) = ([0; 20], [0; 20]);
-    let li = decimal(i as u64, &mut a);
-    let fits = rest.check_count(
-        lp.section_count as u64,
-        section::SIZE as u64,
-        &PathText::concat(&["lod[", li, "].section_count"]),
-    );
-    let whole = (lp.section_count as usize).min(rest.len() / section::SIZE);
-    m.lods[i].sections.reserve(whole);
-    sp.reserve(whole);
-    m.section_at[i].reserve(whole);
-    for k in 0..whole {
-        let sa = sat + k * section::SIZE;
-        let path = PathText::concat(&["lod[", li, "].section[", decimal(k as u64, &mut b), "]"]);
-        let (s, p) = section::read(f, file, sa, &path)?;
-        covered.push((sa, sa + section::SIZE));
-        m.section_at[i].push(sa as u64);
-        m.lods[i].sections.push(s);
-        sp.push(p);
+
+    /// LOD `i`'s section records at its section-array pointer; those read before a failure stay.
+    fn sections(&mut self, lp: &LodPtrs, i: usize, sp: &mut Vec<SectionPtrs>) -> Result<()> {
+        let RecordReader { f, m, file, covered } = self;
+        if lp.section_count == 0 {
+            return Ok(());
+        }
+        let sat = target(&lp.sections, file)?;
+        // The whole sections there are, then the count's error if more were promised.
+        let rest = file.from(sat)?;
+        let (mut a, mut b) = ([0; 20], [0; 20]);
+        let li = decimal(i as u64, &mut a);
+        let fits = rest.check_count(
+            lp.section_count as u64,
+            section::SIZE as u64,
+            &PathText::concat(&["lod[", li, "].section_count"]),
+        );
+        let whole = (lp.section_count as usize).min(rest.len() / section::SIZE);
+        m.lods[i].sections.reserve(whole);
+        sp.reserve(whole);
+        m.section_at[i].reserve(whole);
+        for k in 0..whole {
+            let sa = sat + k * section::SIZE;
+            let path = PathText::concat(&["lod[", li, "].section[", decimal(k as u64, &mut b), "]"]);
+            let (s, p) = section::read(f, file, sa, &path)?;
+            covered.push((sa, sa + section::SIZE));
+            m.section_at[i].push(sa as u64);
+            m.lods[i].sections.push(s);
+            sp.push(p);
+        }
+        fits.map(|_| ()).map_err(|e| Error { offset: lp.section_count_at, ..e })
     }
-    fits.map(|_| ()).map_err(|e| Error { offset: lp.section_count_at, ..e })
 }
 
 fn read_pool(pool: &mut Pool, m: &mut MeshSetDetails, hp: &HeaderPtrs, lptrs: &[LodPtrs], sptrs: &[Vec<SectionPtrs>]) {
