@@ -323,4 +323,19 @@ mod tests {
         let shown: Vec<_> = lazy.spans.iter().map(|s| s.text(&[1, 0xfe, 0x34, 0x12]).to_string()).collect();
         assert_eq!(shown, ["1", "-2", "4660"]);
     }
+
+    #[test]
+    fn fields_over_a_file_keep_text_for_other_bytes_read_first() {
+        let file = [7u8, 0, 9, 0];
+        let copy = [8u8, 0];
+        let mut f = Fields::over(&file);
+        let _ = f.read::<u16>(&mut Reader::new(&copy), "copy", Confidence::Proven, "");
+        let mut r = Reader::new(&file);
+        r.seek(2).unwrap();
+        let _ = f.read::<u16>(&mut r, "file", Confidence::Proven, "");
+        assert!(matches!(f.spans[0].value, Value::Text(_)), "a copy read first is not the file");
+        assert_eq!(f.spans[0].text(&file), "8");
+        assert!(matches!(f.spans[1].value, Value::Of(_)), "the file's bytes keep their kind");
+        assert_eq!(f.spans[1].text(&file), "9");
+    }
 }

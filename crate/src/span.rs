@@ -317,6 +317,13 @@ pub struct Fields {
 }
 
 impl Fields {
+    /// The fields of a decode of `file`: values read through readers over `file` keep their
+    /// kind, those read over other bytes their text. (`Fields::default` takes the first
+    /// reader's bytes to be the file's.)
+    pub fn over(file: &[u8]) -> Fields {
+        Fields { origin: Some(file.as_ptr() as usize), ..Default::default() }
+    }
+
     /// Whether the `len` bytes just read through `r` are the file's, at the offsets the span
     /// records: then the span can keep the kind of its value (`Value::Of`) and leave the text
     /// for when it is shown. Every reader of one decode sits over the same file, so each

@@ -77,7 +77,7 @@ pub fn attach_to(parent: &Parent, li: usize, name: &str, bytes: &[u8]) -> Result
         .get(li)
         .ok_or_else(|| Error::bad_value(0xB4, "header.lod_count", format!("no LOD {li}: the MeshSet has {n}")))?;
     let guid_check = guid_check(m, li, name, &l.chunk);
-    let mut d = Decode::default();
+    let mut d = Decode { fields: Fields::over(bytes), ..Default::default() };
     d.checks.extend(guid_check.clone());
     let data = Reader::new(bytes);
     let file = parent.attached as u32 + 1;
@@ -147,7 +147,7 @@ fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachmen
     });
     changes.details = Some(Details::new(now));
     changes.checks = Some(checks);
-    let mut f = Fields::default();
+    let mut f = Fields::over(bytes);
     let mut r = Reader::new(bytes);
     for n in ["table_offset", "table_bytes", "trailing_bytes", "zero"] {
         let _: Result<u32> = f.read(

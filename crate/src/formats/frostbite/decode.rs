@@ -227,7 +227,7 @@ fn unlisted(ptrs: &Pointers, entries: &[u32]) -> bool {
 /// `decode` with the bundle's resource metadata, when there is one: it says where the
 /// relocation table is and how long.
 pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
-    let mut d = Decode::default();
+    let mut d = Decode { fields: Fields::over(bytes), ..Default::default() };
     // The header's fields; `records` reserves for the LOD and section records.
     d.fields.spans.reserve(32);
     let mut m = MeshSetDetails { resmeta_stored: meta, ..Default::default() };

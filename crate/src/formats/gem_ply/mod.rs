@@ -365,7 +365,7 @@ pub struct Parsed {
 pub fn parse(bytes: &[u8]) -> Parsed {
     let mut p = Parsed {
         ply: Ply::default(),
-        fields: Fields::default(),
+        fields: Fields::over(bytes),
         errors: Vec::new(),
         places: Places::default(),
         stopped: false,
