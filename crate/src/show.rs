@@ -42,7 +42,7 @@ impl Kind {
                 let v: Vec<f32> = b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
                 show_floats(&v).into()
             }
-            Kind::List => format!("{b:?}").into(),
+            Kind::List => show_list(b).into(),
             Kind::Hex => show_hex_cut(b).into(),
             Kind::Text => show_text(b).into(),
             Kind::Flags(names) => flag_names(unsigned(b), names).into(),

@@ -577,9 +577,10 @@ fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
     }
     if let Some((c, p)) = &lp.bone_map {
         pool.place.lods[i].bones = p.value;
-        let r = pool.items(p, *c as u64, 4).map(|mut r| (r.offset(), (0..*c).filter_map(|_| r.u32().ok()).collect()));
+        let r = pool
+            .items(p, *c as u64, 4)
+            .map(|mut r| (r.offset(), (0..*c).filter_map(|_| r.u32().ok()).collect::<Vec<u32>>()));
         if let Some((at, map)) = pool.keep(r) {
-            let map: Vec<u32> = map;
             if *c > 0 {
                 pool.f.add(
                     at,
