@@ -38,10 +38,7 @@ impl Kind {
                 8 => Short::display(&f64::from_bits(unsigned(b))),
                 _ => Short::display(&f32::from_bits(unsigned(b) as u32)),
             },
-            Kind::Floats => {
-                let v: Vec<f32> = b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-                show_floats(&v).into()
-            }
+            Kind::Floats => Short::display(&FloatBytes(b)),
             Kind::List => show_list(b).into(),
             Kind::Hex => show_hex_cut(b).into(),
             Kind::Text => show_text(b).into(),
@@ -70,28 +67,42 @@ fn signed(b: &[u8]) -> i64 {
 
 pub fn show_floats(v: &[f32]) -> String {
     let mut s = String::with_capacity(2 + v.len() * 8);
-    s.push('[');
-    for (i, &x) in v.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        push_float(&mut s, x);
-    }
-    s.push(']');
+    let _ = write_floats(&mut s, v.iter().copied());
     s
+}
+
+/// Little-endian f32s (whole ones: a last partial one is left out), shown as `show_floats`
+/// shows them: formatted straight into where the text goes, with no list or string between.
+struct FloatBytes<'a>(&'a [u8]);
+
+impl std::fmt::Display for FloatBytes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write_floats(f, self.0.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+    }
+}
+
+/// `[a, b, c]`, each as `push_float` writes it.
+fn write_floats(w: &mut impl std::fmt::Write, v: impl Iterator<Item = f32>) -> std::fmt::Result {
+    w.write_char('[')?;
+    for (i, x) in v.enumerate() {
+        if i > 0 {
+            w.write_str(", ")?;
+        }
+        push_float(w, x)?;
+    }
+    w.write_char(']')
 }
 
 /// `x` as `{}` shows it. A whole number below 2^24 (each is exact in an f32, and its digits
 /// are the shortest text that reads back as it) is written without the float formatter.
-fn push_float(s: &mut String, x: f32) {
+fn push_float(w: &mut impl std::fmt::Write, x: f32) -> std::fmt::Result {
     if x.fract() == 0.0 && x.abs() < 16_777_216.0 {
         if x.is_sign_negative() {
-            s.push('-');
+            w.write_char('-')?;
         }
-        s.push_str(decimal(x.abs() as u64, &mut [0; 20]));
+        w.write_str(decimal(x.abs() as u64, &mut [0; 20]))
     } else {
-        use std::fmt::Write;
-        let _ = write!(s, "{x}");
+        write!(w, "{x}")
     }
 }
 
@@ -224,6 +235,19 @@ mod tests {
         let want: Vec<String> = v.iter().map(|x| x.to_string()).collect();
         assert_eq!(show_floats(&v), format!("[{}]", want.join(", ")));
         assert_eq!(show_floats(&[-0.0, 7.0]), "[-0, 7]");
+    }
+
+    #[test]
+    fn float_bytes_show_as_the_floats_read_from_them() {
+        let lists: [&[f32]; 5] =
+            [&[], &[1.0, 2.0], &[0.5, -0.25, 3.0], &[-0.70710677, 0.70710677, 1e-7, f32::MIN], &[7.0]];
+        for v in lists {
+            let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let shown = Kind::Floats.show(&b);
+            assert_eq!(shown, show_floats(v));
+            assert_eq!(shown.inline().is_some(), shown.len() <= 22, "{shown}: inline exactly when it fits");
+        }
+        assert_eq!(Kind::Floats.show(&[0, 0, 0x80, 0x3f, 9]), "[1]", "a partial last float is left out");
     }
 
     #[test]
