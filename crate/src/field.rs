@@ -71,7 +71,7 @@ macro_rules! byte_array {
     ($n:expr, $name:expr) => {
         impl FieldType for [u8; $n] {
             const NAME: &'static str = $name;
-            const KIND: Option<Kind> = Some(Kind::List);
+            const KIND: Option<Kind> = Some(Kind::List { width: 1 });
             fn read(r: &mut Reader) -> Result<Self> {
                 r.array::<$n>()
             }

@@ -18,8 +18,9 @@ pub enum Kind {
     Float,
     /// Little-endian f32s, as `show_floats` writes them.
     Floats,
-    /// Bytes as a list of numbers, `[1, 2, 3]`.
-    List,
+    /// Little-endian unsigned numbers of `width` bytes each (1, 2, 4 or 8) as a list,
+    /// `[1, 2, 3]` as `show_list` writes it.
+    List { width: u8 },
     /// Bytes in hex, the first 64 of them when there are more (`show_hex_cut`).
     Hex,
     /// Bytes as escaped text (`show_text`).
@@ -39,7 +40,7 @@ impl Kind {
                 _ => Short::display(&f32::from_bits(unsigned(b) as u32)),
             },
             Kind::Floats => Short::display(&FloatBytes(b)),
-            Kind::List => show_list(b).into(),
+            Kind::List { width } => Short::display(&NumberBytes { bytes: b, width }),
             Kind::Hex => show_hex_cut(b).into(),
             Kind::Text => show_text(b).into(),
             Kind::Flags(names) => flag_names(unsigned(b), names).into(),
@@ -109,16 +110,35 @@ fn push_float(w: &mut impl std::fmt::Write, x: f32) -> std::fmt::Result {
 /// Unsigned numbers as a list, `[1, 2, 3]` as `{:?}` shows them, without the formatter.
 pub fn show_list<T: Copy + Into<u64>>(v: &[T]) -> String {
     let mut s = String::with_capacity(2 + v.len() * 4);
-    s.push('[');
-    let mut num = [0; 20];
-    for (i, &x) in v.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        s.push_str(decimal(x.into(), &mut num));
-    }
-    s.push(']');
+    let _ = write_list(&mut s, v.iter().map(|&x| x.into()));
     s
+}
+
+/// Little-endian unsigned numbers of `width` bytes each (whole ones), shown as `show_list`
+/// shows them: formatted straight into where the text goes.
+struct NumberBytes<'a> {
+    bytes: &'a [u8],
+    width: u8,
+}
+
+impl std::fmt::Display for NumberBytes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let width = usize::from(self.width).clamp(1, 8);
+        write_list(f, self.bytes.chunks_exact(width).map(unsigned))
+    }
+}
+
+/// `[1, 2, 3]`.
+fn write_list(w: &mut impl std::fmt::Write, v: impl Iterator<Item = u64>) -> std::fmt::Result {
+    let mut num = [0; 20];
+    w.write_char('[')?;
+    for (i, x) in v.enumerate() {
+        if i > 0 {
+            w.write_str(", ")?;
+        }
+        w.write_str(decimal(x, &mut num))?;
+    }
+    w.write_char(']')
 }
 
 /// Bytes as text: printable ASCII kept, the rest escaped, so any name is safe to show.
@@ -248,6 +268,23 @@ mod tests {
             assert_eq!(shown.inline().is_some(), shown.len() <= 22, "{shown}: inline exactly when it fits");
         }
         assert_eq!(Kind::Floats.show(&[0, 0, 0x80, 0x3f, 9]), "[1]", "a partial last float is left out");
+    }
+
+    #[test]
+    fn number_bytes_show_as_the_numbers_read_from_them() {
+        let v: [u32; 6] = [0, 7, 10, 255, 65535, u32::MAX];
+        let b: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(Kind::List { width: 4 }.show(&b), show_list(&v));
+        let v16: Vec<u16> = b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        assert_eq!(Kind::List { width: 2 }.show(&b), show_list(&v16));
+        assert_eq!(Kind::List { width: 1 }.show(&b), show_list(&b));
+        assert_eq!(Kind::List { width: 1 }.show(&[3, 4]), "[3, 4]", "short enough to stay inline");
+        assert_eq!(
+            Kind::List { width: 8 }.show(&b[..12]),
+            format!("[{}]", 7u64 << 32),
+            "a partial last one is left out"
+        );
+        assert_eq!(Kind::List { width: 2 }.show(&[]), "[]");
     }
 
     #[test]

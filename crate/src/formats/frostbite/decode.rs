@@ -9,12 +9,12 @@ use super::pool::{align, Ptr};
 use super::section::{self, SectionPtrs};
 use super::{checks, chunk, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
-use crate::field::{decimal, show_text};
+use crate::field::{decimal, show_text, FieldType};
 use crate::model::Decode;
 use crate::read::Reader;
 use crate::short::PathText;
 use crate::show::show_list;
-use crate::span::{Confidence, Fields};
+use crate::span::{Confidence, Fields, Kind};
 
 /// One pointer field as read, with the bytes of what it names (0 for an empty list).
 #[derive(Debug, Clone)]
@@ -74,6 +74,13 @@ macro_rules! keep {
     }};
 }
 
+/// How a pooled list of numbers is recorded: one span for the whole list.
+struct NumberList {
+    path: PathText,
+    ty: &'static str,
+    note: &'static str,
+}
+
 /// A pooled list of fixed-size items, and how each is recorded: item `j` as `{path}[{j}]`.
 struct ItemList<T> {
     path: String,
@@ -104,6 +111,22 @@ impl<'a> Pool<'a, '_> {
             out.push(v);
         }
         out
+    }
+
+    /// The `n` numbers of a pooled list at `p`, recorded as one span (none for an empty
+    /// list); `None` when the pool does not hold them (the error is kept).
+    fn numbers<T: FieldType + Copy + Into<u64>>(&mut self, p: &Ptr, n: u64, list: NumberList) -> Option<Vec<T>> {
+        let width = std::mem::size_of::<T>() as u64;
+        let mut r = keep!(self, self.items(p, n, width))?;
+        let at = r.offset();
+        // `items` checked the count against the bytes there.
+        let v: Vec<T> = (0..n).filter_map(|_| T::read(&mut r).ok()).collect();
+        if n > 0 {
+            let len = width * n;
+            let value = self.f.value_of(&r, len, Kind::List { width: width as u8 }, || show_list(&v));
+            self.f.add(at, len, list.path, list.ty, value, Confidence::Proven, list.note);
+        }
+        Some(v)
     }
 
     /// A NUL-terminated string at a pointer, recorded as `pool.strings[k]`; its bytes when
@@ -481,26 +504,14 @@ fn read_pool(pool: &mut Pool, m: &mut MeshSetDetails, hp: &HeaderPtrs, lptrs: &[
             if let Some((v, _)) = keep!(pool, pool.string(&p.material, note)) {
                 s.material = v;
             }
-            if p.bone_count == 0 {
-                pool.ptrs.push(&p.bones, 0, false);
-                continue;
-            }
-            let r = pool.items(&p.bones, p.bone_count as u64, 2).map(|mut r| {
-                let at = r.offset();
-                ((0..p.bone_count).filter_map(|_| r.u16().ok()).collect::<Vec<_>>(), at)
-            });
-            if let Some((bones, at)) = pool.keep(r) {
-                let (mut a, mut b) = ([0; 20], [0; 20]);
-                let (li, sj) = (decimal(i as u64, &mut a), decimal(j as u64, &mut b));
-                pool.f.add(
-                    at,
-                    2 * p.bone_count as u64,
-                    PathText::concat(&["pool.bone_lists.lod[", li, "].section[", sj, "]"]),
-                    "u16[]",
-                    show_list(&bones),
-                    Confidence::Proven,
-                    "The bone lists (then 16-aligned).",
-                );
+            let (mut a, mut b) = ([0; 20], [0; 20]);
+            let (li, sj) = (decimal(i as u64, &mut a), decimal(j as u64, &mut b));
+            let list = NumberList {
+                path: PathText::concat(&["pool.bone_lists.lod[", li, "].section[", sj, "]"]),
+                ty: "u16[]",
+                note: "The bone lists (then 16-aligned).",
+            };
+            if let Some(bones) = pool.numbers(&p.bones, p.bone_count as u64, list) {
                 s.bones = bones;
             }
         }
@@ -540,11 +551,6 @@ fn lists(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
     for (j, (c, p)) in lp.lists.iter().enumerate() {
         pool.place.lods[i].lists[j] = p.value;
         let sections = l.sections.len();
-        let Some(r) = keep!(pool, pool.items(p, *c as u64, 1)) else { continue };
-        if *c == 0 {
-            continue;
-        }
-        let (base, v) = (r.base(), r.data().to_vec());
         let path = PathText::concat(&[
             "pool.section_lists.lod[",
             decimal(i as u64, &mut [0; 20]),
@@ -552,11 +558,13 @@ fn lists(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
             decimal(j as u64, &mut [0; 20]),
             "]",
         ]);
-        if let Some(b) = v.iter().find(|&&x| x as usize >= sections) {
-            pool.errors.push(Error::bad_value(base, path.to_string(), format!("section {b} of {sections}")));
-        }
         let note = "Each LOD's five section-index lists, one LOD's after another (16-aligned after the last).";
-        pool.f.add(base, *c as u64, path, "u8[]", show_list(&v), Confidence::Proven, note);
+        let list = NumberList { path: path.clone(), ty: "u8[]", note };
+        let Some(v) = pool.numbers::<u8>(p, *c as u64, list) else { continue };
+        if let Some(b) = v.iter().find(|&&x| x as usize >= sections) {
+            let at = p.target().unwrap_or(0);
+            pool.errors.push(Error::bad_value(at, path.to_string(), format!("section {b} of {sections}")));
+        }
         l.lists[j] = v;
     }
 }
@@ -577,21 +585,12 @@ fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
     }
     if let Some((c, p)) = &lp.bone_map {
         pool.place.lods[i].bones = p.value;
-        let r = pool
-            .items(p, *c as u64, 4)
-            .map(|mut r| (r.offset(), (0..*c).filter_map(|_| r.u32().ok()).collect::<Vec<u32>>()));
-        if let Some((at, map)) = pool.keep(r) {
-            if *c > 0 {
-                pool.f.add(
-                    at,
-                    4 * *c as u64,
-                    PathText::concat(&["pool.bone_map.lod[", decimal(i as u64, &mut [0; 20]), "]"]),
-                    "u32[]",
-                    show_list(&map),
-                    Confidence::Proven,
-                    "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).",
-                );
-            }
+        let list = NumberList {
+            path: PathText::concat(&["pool.bone_map.lod[", decimal(i as u64, &mut [0; 20]), "]"]),
+            ty: "u32[]",
+            note: "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).",
+        };
+        if let Some(map) = pool.numbers(p, *c as u64, list) {
             l.bone_map = map;
         }
     }
@@ -600,20 +599,9 @@ fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
 fn bone_tables(pool: &mut Pool, h: &mut header::Header, ids: &Ptr, bb: &Ptr) {
     pool.place.header = HeaderPlace { bone_ids: ids.value, bone_bounds: bb.value, ..pool.place.header.clone() };
     let n = h.bounded_bone_count as u64;
-    let r = pool.items(ids, n, 2).map(|mut r| (r.offset(), (0..n).filter_map(|_| r.u16().ok()).collect()));
-    if let Some((at, v)) = pool.keep(r) {
+    let list = NumberList { path: "pool.bone_ids".into(), ty: "u16[]", note: "Bounded bone ids (16-aligned)." };
+    if let Some(v) = pool.numbers(ids, n, list) {
         h.bone_ids = v;
-        if n > 0 {
-            pool.f.add(
-                at,
-                2 * n,
-                "pool.bone_ids",
-                "u16[]",
-                show_list(&h.bone_ids),
-                Confidence::Proven,
-                "Bounded bone ids (16-aligned).",
-            );
-        }
     }
     let n = h.bone_bounds_count() as u64;
     let list = ItemList {
