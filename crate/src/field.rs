@@ -246,7 +246,7 @@ mod tests {
         let mut file = vec![0u8; 16];
         file.extend_from_slice(&[7u8, 0, 0, 0, 3, b'a', b'<', b'\n', 1]);
         let mut r = Reader::with_base(&file[16..], 16);
-        let mut f = Fields::default();
+        let mut f = Fields::over(&file);
         let v: u32 = f.read(&mut r, "h.count", Confidence::Proven, "n").unwrap();
         assert_eq!(v, 7);
         let s = f.string8(&mut r, "h.name", Confidence::Observed, "").unwrap();
@@ -262,7 +262,7 @@ mod tests {
     }
 
     /// Reads every kind of field from `file` twice: once as the file's (the span keeps the
-    /// kind) and once after a reader over other bytes (the span keeps the text `show` made).
+    /// kind) and once into fields over no file (the span keeps the text `show` made).
     fn both_ways(file: &[u8]) -> (Fields, Fields) {
         fn read_all(f: &mut Fields, file: &[u8]) {
             const NAMES: [(u64, &str); 2] = [(1, "one"), (0x80, "top")];
@@ -287,12 +287,9 @@ mod tests {
             let _ = f.bytes(&mut r, 70, "long hex", Confidence::Proven, "");
             let _ = f.string8(&mut r, "name", Confidence::Proven, "");
         }
-        let mut lazy = Fields::default();
+        let mut lazy = Fields::over(file);
         read_all(&mut lazy, file);
         let mut eager = Fields::default();
-        let other = file.to_vec();
-        let _ = eager.read::<u8>(&mut Reader::new(&other), "other", Confidence::Proven, "");
-        eager.spans.clear();
         read_all(&mut eager, file);
         (lazy, eager)
     }
@@ -313,7 +310,7 @@ mod tests {
             assert_eq!(lazy.spans.len(), 20, "every field read");
             assert_eq!(lazy.spans.len(), eager.spans.len());
             for (l, e) in lazy.spans.iter().zip(&eager.spans) {
-                assert!(matches!(e.value, Value::Text(_)), "{}: read after other bytes", e.path);
+                assert!(matches!(e.value, Value::Text(_)), "{}: read over no file", e.path);
                 let want = e.text(&[]);
                 assert!(matches!(l.value, Value::Of(_)), "{}: read from the file", l.path);
                 assert_eq!(l.text(&file), want, "{} of {:?}", l.path, &file[l.start as usize..l.end() as usize]);
@@ -337,5 +334,18 @@ mod tests {
         assert_eq!(f.spans[0].text(&file), "8");
         assert!(matches!(f.spans[1].value, Value::Of(_)), "the file's bytes keep their kind");
         assert_eq!(f.spans[1].text(&file), "9");
+    }
+
+    #[test]
+    fn fields_made_with_default_keep_every_value_as_text() {
+        let file = [7u8, 0, 3, b'a', b'b', b'c'];
+        let mut f = Fields::default();
+        let mut r = Reader::new(&file);
+        let _ = f.read::<u16>(&mut r, "n", Confidence::Proven, "");
+        let _ = f.string8(&mut r, "name", Confidence::Proven, "");
+        let _ = f.bytes(&mut r, 0, "none", Confidence::Proven, "");
+        assert!(f.spans.iter().all(|s| matches!(s.value, Value::Text(_))), "{:?}", f.spans);
+        let texts: Vec<_> = f.spans.iter().map(|s| s.text(&[]).to_string()).collect();
+        assert_eq!(texts, ["7", "3", "abc", ""]);
     }
 }

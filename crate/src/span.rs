@@ -312,30 +312,28 @@ pub struct Fields {
     pub regions: Vec<Region>,
     /// Records whose extent is known (`Fields::record`).
     pub records: Vec<Record>,
-    /// The address file byte 0 has for the readers read so far (`Fields::of_file`).
+    /// The address of file byte 0, for a `Fields` made `over` a file; `None` for one made
+    /// with `default`, whose values all keep their text.
     origin: Option<usize>,
 }
 
 impl Fields {
     /// The fields of a decode of `file`: values read through readers over `file` keep their
-    /// kind, those read over other bytes their text. (`Fields::default` takes the first
-    /// reader's bytes to be the file's.)
+    /// kind, those read over other bytes their text. This is the only way to a `Fields`
+    /// that keeps kinds.
     pub fn over(file: &[u8]) -> Fields {
         Fields { origin: Some(file.as_ptr() as usize), ..Default::default() }
     }
 
     /// Whether the `len` bytes just read through `r` are the file's, at the offsets the span
     /// records: then the span can keep the kind of its value (`Value::Of`) and leave the text
-    /// for when it is shown. Every reader of one decode sits over the same file, so each
-    /// implies the same address of file byte 0 (its data's address less its base): a reader
-    /// over other bytes (a copy, a buffer made by the decoder) implies another, and its
-    /// values keep their text.
-    pub fn of_file(&mut self, r: &Reader, len: u64) -> bool {
-        if len == 0 {
-            return true;
-        }
+    /// for when it is shown. A reader over the file implies the address of file byte 0 (its
+    /// data's address less its base) that `over` recorded: a reader over other bytes (a
+    /// copy, a buffer made by the decoder) implies another, and its values keep their text.
+    pub fn of_file(&self, r: &Reader, len: u64) -> bool {
         let at = (r.data().as_ptr() as usize).wrapping_sub(r.base() as usize);
-        *self.origin.get_or_insert(at) == at
+        // An empty read's reader may sit anywhere (`Reader::new(&[])`): its no bytes are the file's.
+        self.origin.is_some_and(|o| len == 0 || o == at)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -9,6 +9,7 @@ use meshscope::error::Result;
 use meshscope::formats::{Axes, Details, FileFormat, Format, Up};
 use meshscope::model::{Basis, Check, Decode};
 use meshscope::read::Reader;
+use meshscope::span::Fields;
 use meshscope::Confidence;
 
 /// The format's one implementation (in a real format: `formats/toy/file_format.rs`).
@@ -65,7 +66,7 @@ impl FileFormat for Toy {
     }
 
     fn decode(&self, _name: &str, bytes: &[u8]) -> Decode {
-        let mut d = Decode::default();
+        let mut d = Decode { fields: Fields::over(bytes), ..Decode::default() };
         let mut r = Reader::new(bytes);
         if let Err(e) = read(&mut d, &mut r) {
             d.errors.push(e);

@@ -251,7 +251,7 @@ mod tests {
         let mut own = [0u8; SIZE];
         write(d, &mut own);
         bytes[8..].copy_from_slice(&own);
-        let mut f = Fields::default();
+        let mut f = Fields::over(&bytes);
         let mut r = Reader::new(&bytes);
         r.seek(8).unwrap();
         assert_eq!(read(&mut f, &mut r, "decl").unwrap(), *d);
