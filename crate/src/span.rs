@@ -205,24 +205,51 @@ impl Region {
 /// Every span and region of one file, indexed for window queries.
 #[derive(Debug, Clone, Default)]
 pub struct SpanMap {
-    /// Sorted by start once `finish` has run.
+    /// Sorted by (start, len), stably (`new`).
     spans: Vec<Span>,
     /// `max_end[i]` is the largest end among `spans[..=i]`: monotone, so a binary search
     /// finds the first span that can reach into a window even when spans overlap.
     max_end: Vec<u64>,
     regions: Vec<Region>,
+    /// Bytes the spans of each level cover, unclipped (`level_unions`): the spans never
+    /// change after `new`, so this is their coverage for any file that holds them all.
+    levels: [u64; 4],
+}
+
+/// The bytes below `limit` that the spans of each level cover, each byte counted once per
+/// level; `spans` are sorted by start, so each level's union is one sweep with the end
+/// covered so far.
+fn level_unions(spans: &[Span], limit: u64) -> [u64; 4] {
+    let mut totals = [0u64; 4];
+    let mut covered_to = [0u64; 4];
+    for s in spans {
+        let c = s.confidence as usize;
+        let start = s.start.max(covered_to[c]);
+        let end = s.end().min(limit);
+        if end > start {
+            totals[c] += end - start;
+            covered_to[c] = end;
+        }
+    }
+    totals
 }
 
 impl SpanMap {
+    /// Indexes `spans` in the order of a stable sort by (start, len).
     pub fn new(mut spans: Vec<Span>, regions: Vec<Region>) -> Self {
+        // The decoders record their spans mostly in this order: the stable sort finds the
+        // runs and merges them, faster than sorting keys and permuting (docs/performance.md).
         spans.sort_by_key(|s| (s.start, s.len));
-        let mut max_end = Vec::with_capacity(spans.len());
         let mut m = 0;
-        for s in &spans {
-            m = m.max(s.end());
-            max_end.push(m);
-        }
-        SpanMap { spans, max_end, regions }
+        let max_end = spans
+            .iter()
+            .map(|s| {
+                m = m.max(s.end());
+                m
+            })
+            .collect();
+        let levels = level_unions(&spans, u64::MAX);
+        SpanMap { spans, max_end, regions, levels }
     }
 
     pub fn fixed(&self) -> &[Span] {
@@ -265,30 +292,18 @@ impl SpanMap {
         self.window(offset, offset + 1, bytes).into_iter().min_by_key(|s| s.len)
     }
 
-    /// Bytes covered per confidence, in `Confidence::ALL` order. Spans should not overlap;
-    /// where they do, the overlap is counted once for the first level in that order.
+    /// Bytes covered per confidence, in `Confidence::ALL` order: for each level, the bytes of
+    /// `[0, file_len)` that its spans cover, each counted once however many of them cover it,
+    /// plus each region element's fields times the count. A byte covered by spans of two
+    /// levels counts for both.
     pub fn coverage(&self, file_len: u64) -> [u64; 4] {
-        let mut iv: Vec<(u64, u64, Confidence)> = Vec::new();
-        for s in &self.spans {
-            iv.push((s.start, s.end().min(file_len), s.confidence));
-        }
-        let mut totals = [0u64; 4];
+        let reach = self.max_end.last().copied().unwrap_or(0);
+        let mut totals = if reach <= file_len { self.levels } else { level_unions(&self.spans, file_len) };
         for r in &self.regions {
             // Region elements repeat regularly: count one element's layout times the count
             // rather than expanding millions of intervals.
             for e in &r.elems {
                 totals[e.confidence as usize] += e.len * r.count;
-            }
-        }
-        iv.sort_by_key(|&(s, e, c)| (c, s, e));
-        for c in Confidence::ALL {
-            let mut covered_to = 0u64;
-            for &(s, e, _) in iv.iter().filter(|x| x.2 == c) {
-                let s = s.max(covered_to);
-                if e > s {
-                    totals[c as usize] += e - s;
-                    covered_to = e;
-                }
             }
         }
         totals
