@@ -43,8 +43,8 @@ pub struct Coverage {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct SectionSummary {
-    pub name: String,
+pub struct SectionSummary<'a> {
+    pub name: &'a str,
     pub vertices: u32,
     pub triangles: u32,
 }
@@ -56,24 +56,25 @@ pub struct Bounds {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct LodSummary {
+pub struct LodSummary<'a> {
     pub vertices: usize,
     pub triangles: usize,
-    pub sections: Vec<SectionSummary>,
+    pub sections: Vec<SectionSummary<'a>>,
     pub bounds: Option<Bounds>,
 }
 
+/// What the page's summary panel and `inspect` show of a document, borrowing its lists.
 #[derive(Debug, Clone, Serialize)]
-pub struct Summary {
-    pub file: String,
+pub struct Summary<'a> {
+    pub file: &'a str,
     pub format: Format,
     pub size: u64,
     pub coverage: Coverage,
-    pub facts: Vec<(String, String)>,
-    pub checks: Vec<Check>,
+    pub facts: &'a [(String, String)],
+    pub checks: &'a [Check],
     pub errors: Vec<ErrorInfo>,
-    pub mesh: Vec<LodSummary>,
-    pub attached: Vec<String>,
+    pub mesh: Vec<LodSummary<'a>>,
+    pub attached: &'a [String],
     /// The mesh and its checks are still to come (`Document::complete`).
     pub pending: bool,
 }
@@ -219,7 +220,7 @@ impl Document {
         }
     }
 
-    pub fn summary(&self) -> Summary {
+    pub fn summary(&self) -> Summary<'_> {
         let mesh = self
             .mesh
             .lods
@@ -230,25 +231,21 @@ impl Document {
                 sections: l
                     .sections
                     .iter()
-                    .map(|s| SectionSummary {
-                        name: s.name.clone(),
-                        vertices: s.vertex_count,
-                        triangles: s.index_count / 3,
-                    })
+                    .map(|s| SectionSummary { name: &s.name, vertices: s.vertex_count, triangles: s.index_count / 3 })
                     .collect(),
                 bounds: l.bounds().map(|(min, max)| Bounds { min, max }),
             })
             .collect();
         Summary {
-            file: self.name.clone(),
+            file: &self.name,
             format: self.format,
             size: self.bytes.len() as u64,
             coverage: self.coverage(),
-            facts: self.facts.clone(),
-            checks: self.checks.clone(),
+            facts: &self.facts,
+            checks: &self.checks,
             errors: self.errors.iter().map(ErrorInfo::from).collect(),
             mesh,
-            attached: self.attached.clone(),
+            attached: &self.attached,
             pending: self.pending,
         }
     }
