@@ -66,6 +66,15 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
             })
         })
     });
+    // The page's tree: JSON of the nodes (as before `tree_json`), and straight from the shape.
+    let tree_json = |f: fn(&Document) -> String| {
+        best(rounds, || {
+            let docs: Vec<Document> = files.iter().map(|f| meshscope::open(&f.name, f.bytes.clone())).collect();
+            timed(|| docs.iter().for_each(|d| drop(black_box(f(d)))))
+        })
+    };
+    let json_of_nodes = tree_json(|d| meshscope::tree::to_json(d.tree()));
+    let json = tree_json(Document::tree_json);
     let document = best(rounds, || {
         let ds = decodes(files);
         let bytes = copies();
@@ -92,7 +101,7 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
         timed(|| {
             for (f, b) in files.iter().zip(bytes) {
                 let d = meshscope::open(&f.name, b);
-                black_box((d.tree().len(), d.summary(), d.spans_in(0, 1024)));
+                black_box((d.tree_json().len(), d.summary(), d.spans_in(0, 1024)));
             }
         })
     });
@@ -102,11 +111,13 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
         ("decode_fields (census)", fields),
         ("span index (SpanMap::new)", index),
         ("tree (Document::tree, first use)", tree),
+        ("tree JSON of the nodes (to_json of tree)", json_of_nodes),
+        ("tree JSON (Document::tree_json, first use)", json),
         ("document (from_decode)", document),
         ("summary (checks, coverage)", summary),
         ("first screen (spans_in 0..1024)", window),
         ("open", open),
-        ("open + tree + summary + first screen", paint),
+        ("open + tree JSON + summary + first screen", paint),
     ]
 }
 
@@ -120,7 +131,7 @@ fn report(set: &str, files: &[File], rounds: usize) {
     for (stage, d) in results {
         let s = d.as_secs_f64();
         println!(
-            "  {stage:<38} {:>9.2} µs/file {:>8.0} MB/s  {:>6.1} × copy",
+            "  {stage:<44} {:>9.2} µs/file {:>8.0} MB/s  {:>6.1} × copy",
             s * 1e6 / n,
             bytes as f64 / 1e6 / s,
             s / copy

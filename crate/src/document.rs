@@ -4,6 +4,7 @@
 use crate::error::Error;
 use crate::formats::{self, Details, Format};
 use crate::mesh::Mesh;
+use crate::shape::{Shape, Texts};
 use crate::span::{Confidence, Record, SpanMap, SpanText};
 use crate::tree::{self, Node};
 use serde::Serialize;
@@ -20,7 +21,9 @@ pub struct Document {
     pub spans: SpanMap,
     /// Records whose extent the decoder declared (`Fields::records`), for the tree.
     records: Vec<Record>,
-    /// The structure tree, built on first use (`tree`) from the span map and `records`.
+    /// The tree's shape, made on first use (`tree`, `tree_json`) from the span map and `records`.
+    shape: OnceLock<Shape>,
+    /// The structure tree, built on first use (`tree`) from the shape.
     tree: OnceLock<Vec<Node>>,
     pub mesh: Mesh,
     pub errors: Vec<Error>,
@@ -104,6 +107,7 @@ impl Document {
             bytes,
             spans: SpanMap::new(d.fields.spans, d.fields.regions),
             records: d.fields.records,
+            shape: OnceLock::new(),
             tree: OnceLock::new(),
             mesh: d.mesh,
             errors: d.errors,
@@ -187,9 +191,25 @@ impl Document {
         }
     }
 
-    /// The structure tree, derived from the spans' paths on first use.
+    /// The shape of the structure tree, derived from the spans' paths on first use.
+    pub fn shape(&self) -> &Shape {
+        self.shape.get_or_init(|| Shape::new(self.spans.fixed(), self.spans.regions(), &self.records))
+    }
+
+    /// The texts the shape's nodes point into.
+    pub fn texts(&self) -> Texts<'_> {
+        Texts { spans: self.spans.fixed(), regions: self.spans.regions() }
+    }
+
+    /// The structure tree as nodes (for the diff and the command line), built on first use.
     pub fn tree(&self) -> &[Node] {
-        self.tree.get_or_init(|| tree::build(self.spans.fixed(), self.spans.regions(), &self.records, &self.bytes))
+        self.tree.get_or_init(|| tree::nodes(self.shape(), &self.texts(), &self.bytes))
+    }
+
+    /// The whole structure tree as JSON, as `tree::to_json(self.tree())` writes it, made from
+    /// the shape without building the nodes (the page's tree).
+    pub fn tree_json(&self) -> String {
+        tree::json(self.shape(), &self.texts(), &self.bytes)
     }
 
     pub fn spans_in(&self, start: u64, end: u64) -> Vec<SpanText> {

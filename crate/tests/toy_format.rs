@@ -119,6 +119,7 @@ fn a_toy_format_decodes_through_the_trait() {
     assert_eq!(Toy.rewrite(&doc.details, &doc.bytes).unwrap().unwrap(), bytes);
     let names: Vec<&str> = doc.tree().iter().map(|n| n.name.as_str()).collect();
     assert_eq!(names, ["header", "item[0]", "item[1]"]);
+    assert_eq!(doc.tree_json(), meshscope::tree::to_json(doc.tree()), "the page's tree JSON is the nodes'");
     let c = doc.coverage();
     assert_eq!((c.proven, c.observed, c.unknown, c.uncovered), (12, 2, 2, 0));
     assert_eq!(doc.span_at(15).map(|s| s.path.to_string()), Some("item[1].value".to_string()));

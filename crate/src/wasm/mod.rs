@@ -142,11 +142,11 @@ pub fn tree(handle: u32) -> Result<JsValue, JsError> {
     with_doc(handle, |d| to_js(&d.tree()))
 }
 
-/// The tree as JSON text (`tree::to_json`), for `JSON.parse`: the same objects as `tree`, made
-/// several times faster.
+/// The tree as JSON text (`Document::tree_json`), for `JSON.parse`: the same objects as `tree`,
+/// made several times faster.
 #[wasm_bindgen]
 pub fn tree_json(handle: u32) -> Result<String, JsError> {
-    with_doc(handle, |d| Ok(crate::tree::to_json(d.tree())))
+    with_doc(handle, |d| Ok(d.tree_json()))
 }
 
 /// Element nodes `first..first+count` of an array node (`node.region`).
