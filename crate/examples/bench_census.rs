@@ -59,6 +59,17 @@ fn files(args: &[String]) {
     );
 }
 
+/// CPU seconds (user and system) from a `/proc` stat file: the process's (`self`) or the
+/// calling thread's (`thread-self`); 0 where there is none. On a shared machine these say more
+/// than the wall time.
+fn cpu_seconds(of: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{of}/stat")).unwrap_or_default();
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+    let ticks: f64 = rest.split_whitespace().skip(11).take(2).filter_map(|t| t.parse::<f64>().ok()).sum();
+    ticks / 100.0
+}
+
 /// `--pack PATH`: writes the set as one file and `PATH.json` (name, offset, length of each),
 /// for the page's census benchmark (scripts/bench-census-page.mjs) to cut into Files.
 fn pack(path: &str, files: &[Vec<u8>]) {
@@ -104,9 +115,9 @@ fn main() {
     // is sometimes slow to come, so the spread is printed, and the best and the median.
     let repeats: usize = std::env::var("RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3).max(1);
     for threads in runs {
-        let mut times = Vec::new();
+        let (mut times, mut cpus) = (Vec::new(), Vec::new());
         for _ in 0..repeats {
-            let t = Instant::now();
+            let (t, cpu, own) = (Instant::now(), cpu_seconds("self"), cpu_seconds("thread-self"));
             let mut c = Census::new();
             c.add_files(files.len(), threads, |i| Ok((format!("mesh{i:05}.MeshSet"), files[i].clone())))
                 .expect("in memory");
@@ -115,18 +126,23 @@ fn main() {
             let r = c.report(1000);
             let report = t.elapsed();
             let all = (add + report).as_secs_f64();
+            let (cpu, own) = (cpu_seconds("self") - cpu, cpu_seconds("thread-self") - own);
             times.push(all);
+            cpus.push((cpu, own));
             println!(
-                "{N} builder-made MeshSets ({bytes} bytes, {} with errors), on {threads} thread(s) ({}): decode + census {:.3} s, report {:.3} s, together {all:.3} s ({:.0} files/s); not counted: building them {:.3} s; {} entries, {} relations",
+                "{N} builder-made MeshSets ({bytes} bytes, {} with errors), on {threads} thread(s) ({}): decode + census {:.3} s, report {:.3} s, together {all:.3} s ({:.0} files/s), CPU {cpu:.2} s, {own:.2} s of it on the counting thread; not counted: building them {:.3} s; {} entries, {} relations",
                 r.files_with_errors, if threads > 1 { format!("{} decoding and planning while one counts", threads - 1) } else { "decoding, planning and counting".to_string() }, add.as_secs_f64(), report.as_secs_f64(), N as f64 / all, gen.as_secs_f64(), r.entries.len(), r.relations.len()
             );
         }
         times.sort_by(f64::total_cmp);
+        cpus.sort_by(|a, b| a.0.total_cmp(&b.0));
         println!(
-            "  {threads} thread(s), {repeats} runs: best {:.3} s ({:.0} files/s), median {:.3} s",
+            "  {threads} thread(s), {repeats} runs: best {:.3} s ({:.0} files/s), median {:.3} s; least CPU {:.2} s ({:.2} s counting thread)",
             times[0],
             N as f64 / times[0],
-            times[times.len() / 2]
+            times[times.len() / 2],
+            cpus[0].0,
+            cpus[0].1
         );
     }
 }
