@@ -31,16 +31,34 @@ impl<'a> Cover<'a> {
         Cover { merged, regions }
     }
 
-    fn in_region(&self, x: u64) -> bool {
-        self.regions.iter().any(|r| {
-            x >= r.start
-                && x < r.end()
-                && r.stride > 0
-                && r.elems.iter().any(|e| {
-                    let o = (x - r.start) % r.stride;
-                    o >= e.offset && o < e.offset + e.len
-                })
-        })
+    /// The bytes of `[s, e)` that region elements cover, as sorted disjoint intervals, into
+    /// `out` (cleared first). A byte is covered when it is inside a region of some stride and
+    /// its offset in its stride is inside an element (`[offset, offset + len)`).
+    fn region_cover(&self, s: u64, e: u64, out: &mut Vec<(u64, u64)>) {
+        out.clear();
+        for r in self.regions.iter().filter(|r| r.stride > 0 && r.start < e && r.end() > s) {
+            let (lo, hi) = (s.max(r.start), e.min(r.end()));
+            // The elements' bytes within one stride (an offset in a stride is below it).
+            let mut pattern: Vec<(u64, u64)> =
+                r.elems.iter().map(|el| (el.offset, el.offset.saturating_add(el.len).min(r.stride))).collect();
+            pattern.retain(|p| p.0 < p.1);
+            merge(&mut pattern);
+            if pattern == [(0, r.stride)] {
+                out.push((lo, hi));
+                continue;
+            }
+            let mut base = r.start + (lo - r.start) / r.stride * r.stride;
+            while base < hi {
+                for &(a, b) in &pattern {
+                    let (x, y) = (base.saturating_add(a).max(lo), base.saturating_add(b).min(hi));
+                    if x < y {
+                        out.push((x, y));
+                    }
+                }
+                base = base.saturating_add(r.stride);
+            }
+        }
+        merge(out);
     }
 
     /// The sub-ranges of `[a, b)` that no span and no region element covers.
@@ -74,27 +92,38 @@ impl<'a> Cover<'a> {
         }
         // Gaps that meet a region: split around its elements' bytes.
         let gaps = std::mem::take(out);
+        let mut covered = Vec::new();
         for (s, e) in gaps {
-            if !self.regions.iter().any(|r| r.start < e && r.end() > s) {
-                out.push((s, e));
-                continue;
-            }
-            let mut run: Option<u64> = None;
-            for x in s..e {
-                match (self.in_region(x), run) {
-                    (false, None) => run = Some(x),
-                    (true, Some(r0)) => {
-                        out.push((r0, x));
-                        run = None;
-                    }
-                    _ => {}
+            self.region_cover(s, e, &mut covered);
+            let mut pos = s;
+            for &(x, y) in &covered {
+                if x > pos {
+                    out.push((pos, x));
                 }
+                pos = pos.max(y);
             }
-            if let Some(r0) = run {
-                out.push((r0, e));
+            if pos < e {
+                out.push((pos, e));
             }
         }
     }
+}
+
+/// Sorts intervals and merges those that overlap or touch, in place.
+fn merge(ranges: &mut Vec<(u64, u64)>) {
+    ranges.sort_unstable();
+    let mut n: usize = 0;
+    for k in 0..ranges.len() {
+        let (s, e) = ranges[k];
+        match n.checked_sub(1).map(|m| &mut ranges[m]) {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => {
+                ranges[n] = (s, e);
+                n += 1;
+            }
+        }
+    }
+    ranges.truncate(n);
 }
 
 /// Removes `cut` from sorted disjoint `ranges`, in place.
@@ -170,5 +199,62 @@ mod tests {
         assert_eq!(r, vec![(0, 1), (3, 5), (25, 30)]);
         subtract(&mut r, (0, 26));
         assert_eq!(r, vec![(26, 30)]);
+    }
+
+    /// Byte by byte: whether some region element covers `x`, from the definition.
+    fn covered(regions: &[Region], x: u64) -> bool {
+        regions.iter().any(|r| {
+            x >= r.start
+                && x < r.end()
+                && r.stride > 0
+                && r.elems
+                    .iter()
+                    .any(|e| (x - r.start) % r.stride >= e.offset && (x - r.start) % r.stride < e.offset + e.len)
+        })
+    }
+
+    #[test]
+    fn holes_in_regions_are_the_bytes_no_element_covers() {
+        let elem = |offset: u64, len: u64| Elem {
+            offset,
+            len,
+            name: String::new(),
+            ty: "u8".into(),
+            confidence: Confidence::Proven,
+            note: "".into(),
+            format: fmt,
+        };
+        let region = |start: u64, stride: u64, count: u64, elems: Vec<Elem>| Region {
+            start,
+            stride,
+            count,
+            path: "r".into(),
+            elems,
+        };
+        // Elements with gaps, overlapping, past the stride, empty, tiling; a zero stride;
+        // two regions side by side.
+        let sets = vec![
+            vec![region(5, 12, 9, vec![elem(0, 4), elem(6, 2), elem(7, 3)])],
+            vec![region(0, 8, 6, vec![elem(5, 10), elem(1, 0)]), region(48, 6, 5, vec![elem(0, 6)])],
+            vec![region(3, 4, 10, vec![elem(2, 2), elem(0, 2)]), region(60, 0, 4, vec![elem(0, 1)])],
+            vec![region(10, 7, 3, vec![])],
+        ];
+        let spans = [(0u64, 2u64), (20, 23), (70, 71)];
+        for regions in &sets {
+            let c = Cover::new(&spans, regions);
+            for (a, b) in [(0, 90), (1, 17), (6, 7), (13, 50), (49, 80), (30, 30)] {
+                let mut want: Vec<(u64, u64)> = Vec::new();
+                for x in a..b {
+                    if covered(regions, x) || spans.iter().any(|s| s.0 <= x && x < s.1) {
+                        continue;
+                    }
+                    match want.last_mut() {
+                        Some(last) if last.1 == x => last.1 = x + 1,
+                        _ => want.push((x, x + 1)),
+                    }
+                }
+                assert_eq!(c.holes(a, b), want, "[{a}, {b}) in {regions:?}");
+            }
+        }
     }
 }

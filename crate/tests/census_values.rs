@@ -1,0 +1,106 @@
+//! The census counts a field whose decoder kept its value's kind (`span::Value::Of`) by the
+//! field's bytes, and makes each distinct value's text once. Its report must be the one of
+//! counting every value by its text, as the census did before: here the same files are
+//! censused both ways, the old way from a decode whose every value was made text first, on
+//! builder MeshSets, builder `.ply` files and the real samples; the new way on one thread, on
+//! several, and handed over between planners as the page's workers do.
+
+mod common;
+#[path = "common/sets.rs"]
+mod sets;
+
+use meshscope::census::handover::{plan_batch, Batch, Held};
+use meshscope::census::plan::{Plan, VALUE_TEXT};
+use meshscope::census::{Census, CensusFile, Planner};
+use meshscope::span::Value;
+
+type Files = Vec<(String, Vec<u8>)>;
+
+fn report(c: &Census) -> String {
+    serde_json::to_string(&c.report(1000)).expect("a report is JSON")
+}
+
+/// The old way: every value made text before the census sees it, so each is counted by text.
+fn by_text(files: &Files) -> String {
+    let mut c = Census::new();
+    for (name, bytes) in files {
+        let format = meshscope::formats::detect(name, bytes);
+        let mut decode = meshscope::formats::decode_fields(format, name, bytes);
+        for s in &mut decode.fields.spans {
+            s.value = Value::Text(s.text(bytes));
+        }
+        c.add(&CensusFile::from_decode(name, format, bytes.clone(), decode));
+    }
+    report(&c)
+}
+
+/// The new way on `threads` threads.
+fn by_bytes(files: &Files, threads: usize) -> String {
+    let mut c = Census::new();
+    c.add_files(files.len(), threads, |i| Ok(files[i].clone())).expect("files in memory");
+    report(&c)
+}
+
+/// The new way with runs of five files planned by two planners in turn and handed over as
+/// bytes, the second planner's runs held before the first's.
+fn handed_over(files: &Files) -> String {
+    let mut held = Held::new();
+    let (mut planners, mut plan) = ([Planner::new(), Planner::new()], Plan::default());
+    let mut runs: Vec<(usize, usize, Vec<u8>, Vec<u8>)> = Vec::new();
+    for (k, run) in files.chunks(5).enumerate() {
+        let bytes: Vec<u8> = run.iter().flat_map(|f| f.1.iter().copied()).collect();
+        let sizes: Vec<u32> = run.iter().map(|f| f.1.len() as u32).collect();
+        let names: Vec<String> = run.iter().map(|f| f.0.clone()).collect();
+        let mut out = Vec::new();
+        let batch = Batch { bytes: &bytes, sizes: &sizes, names: &names };
+        plan_batch(&mut planners[k % 2], &batch, &mut plan, &mut out).expect("a batch plans");
+        runs.push((k, k % 2 + 1, out, bytes));
+    }
+    runs.sort_by_key(|r| std::cmp::Reverse(r.1));
+    for (k, planner, out, bytes) in &runs {
+        held.hold_plans(k * 5, out, bytes, *planner).expect("plans hold");
+    }
+    assert_eq!(held.count_ready(files.len()), files.len());
+    report(&held.census)
+}
+
+/// How many fields of the files' plans go as bytes, and how many as text.
+fn fields_by_bytes(files: &Files) -> (usize, usize) {
+    let (mut planner, mut plan, mut n) = (Planner::new(), Plan::default(), (0, 0));
+    for (name, bytes) in files {
+        planner.plan(&CensusFile::new(name, bytes.clone()), &mut plan);
+        let raw = plan.fields.iter().filter(|f| f.shown != VALUE_TEXT).count();
+        n = (n.0 + raw, n.1 + plan.fields.len() - raw);
+    }
+    n
+}
+
+fn same_both_ways(what: &str, files: &Files) {
+    let (raw, text) = fields_by_bytes(files);
+    assert!(raw > 0, "{what}: some fields go as bytes ({raw} as bytes, {text} as text)");
+    let old = by_text(files);
+    assert!(old.contains(&format!("\"files\":{}", files.len())), "{what}: {}", &old[..old.len().min(200)]);
+    assert_eq!(by_bytes(files, 1), old, "{what}, one thread");
+    assert_eq!(by_bytes(files, 3), old, "{what}, three threads");
+    assert_eq!(handed_over(files), old, "{what}, handed over");
+}
+
+#[test]
+fn builder_meshsets_report_as_counted_by_text() {
+    same_both_ways("builder MeshSets", &sets::meshsets(300));
+}
+
+#[test]
+fn builder_plys_report_as_counted_by_text() {
+    same_both_ways("builder .ply files", &sets::plys(24));
+}
+
+#[test]
+fn the_samples_report_as_counted_by_text() {
+    let Some(files) = common::gem_ply_samples() else { return };
+    assert_eq!(files.len(), 6);
+    // Twice over, so that every value is met again as bytes seen before.
+    let twice: Files =
+        files.iter().chain(&files).enumerate().map(|(i, f)| (format!("{i}/{}", f.0), f.1.clone())).collect();
+    same_both_ways("the samples", &twice);
+}
