@@ -6,6 +6,7 @@
 use super::FxMap;
 pub use crate::field::decimal;
 use crate::short::Short;
+use crate::show::Kind;
 use crate::span::Confidence;
 
 /// Distinct values kept per entry (exact counts); later new values go to the tail.
@@ -74,6 +75,49 @@ pub struct ValueStats {
     pub places: Vec<Place>,
 }
 
+/// A field's value as its bytes and the kind they are shown as (`Entry::add_bytes`).
+#[derive(Clone, Copy)]
+pub struct BytesValue<'b> {
+    pub kind: Kind,
+    /// The kind's code in plans (`plan::kind_code`), which keys the bytes.
+    pub code: u8,
+    pub bytes: &'b [u8],
+    /// Whether the field's type is a flags type (`parse_number`).
+    pub flags: bool,
+}
+
+/// Up to this many bytes of a value are a key to its kept text; longer values are found by
+/// their text.
+const RAW_KEY_BYTES: usize = 22;
+
+/// A value's kind code and bytes, inline: what finds its kept text without making it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct RawKey {
+    code: u8,
+    len: u8,
+    bytes: [u8; RAW_KEY_BYTES],
+}
+
+impl RawKey {
+    fn new(code: u8, b: &[u8]) -> Option<RawKey> {
+        let mut bytes = [0; RAW_KEY_BYTES];
+        bytes.get_mut(..b.len())?.copy_from_slice(b);
+        Some(RawKey { code, len: b.len() as u8, bytes })
+    }
+
+    /// Equality of whole arrays (bytes past the length are zero), without a call to `memcmp`.
+    #[inline]
+    fn same(&self, o: &RawKey) -> bool {
+        self.code == o.code && self.len == o.len && self.bytes == o.bytes
+    }
+}
+
+/// What counting a value by its text did: its number, and its index if it is kept.
+struct Counted {
+    num: Option<f64>,
+    kept: Option<usize>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The format's name: files of different formats never share an entry.
@@ -100,6 +144,9 @@ pub struct Entry {
     /// the spans' values they come from.
     pub values: Vec<(Short, ValueStats)>,
     index: FxMap<Short, u32>,
+    /// Kept values by kind code and bytes, for values given as bytes (`add_bytes`): at most
+    /// `VALUE_CAP` of them, each naming the value its text is.
+    raw: FxMap<RawKey, u32>,
     /// The value the last record held: most entries hold runs of one value, which then
     /// cost a comparison instead of a hash. Its text and number are kept here too, beside
     /// the counters, so that comparing touches no other memory.
@@ -108,6 +155,8 @@ pub struct Entry {
     /// kept value then, not copied at every change.
     last_text: Option<Short>,
     last_num: Option<f64>,
+    /// A kind code and bytes whose text is the last value's, when it came as bytes.
+    last_raw: Option<RawKey>,
     /// Records whose value was new after `VALUE_CAP` distinct values were kept.
     pub tail_records: u64,
     /// Records whose value is a number; `min` and `max` are over all of them, tail included.
@@ -134,9 +183,11 @@ impl Entry {
             records: 0,
             values: Vec::new(),
             index: FxMap::default(),
+            raw: FxMap::default(),
             last: 0,
             last_text: None,
             last_num: None,
+            last_raw: None,
             tail_records: 0,
             numbers: 0,
             min: f64::INFINITY,
@@ -155,6 +206,46 @@ impl Entry {
         place: impl FnOnce() -> Place,
         file: u32,
     ) -> Option<f64> {
+        self.count_record(rel, file);
+        self.count_text(value, num, place, file).num
+    }
+
+    /// `add` for a value given as bytes shown as `kind` (`show::Kind::show`, its code
+    /// `code`): a value whose bytes were seen before is found by them, its text not made
+    /// again. Values are told apart by text all the same, so this counts as `add` of the
+    /// text would.
+    pub fn add_bytes(
+        &mut self,
+        value: BytesValue,
+        rel: Option<u64>,
+        place: impl FnOnce() -> Place,
+        file: u32,
+    ) -> Option<f64> {
+        self.count_record(rel, file);
+        let key = RawKey::new(value.code, value.bytes);
+        if let Some(k) = key {
+            let last = self.last_raw.as_ref().is_some_and(|l| l.same(&k)).then_some(self.last);
+            if let Some(i) = last.or_else(|| self.raw.get(&k).map(|&i| i as usize)).filter(|&i| i < self.values.len()) {
+                let num = self.count_kept(i, place, file);
+                self.last_raw = Some(k);
+                return num;
+            }
+        }
+        let text = value.kind.show(value.bytes);
+        let counted = self.count_text(&text, || parse_number(value.flags, &text), place, file);
+        if let (Some(k), Some(i)) = (key, counted.kept) {
+            // `last` is the value just counted.
+            if self.raw.len() < VALUE_CAP {
+                self.raw.insert(k, i as u32);
+            }
+            self.last_raw = Some(k);
+        }
+        counted.num
+    }
+
+    /// Counts a record in the entry: its offset, the record and its file.
+    #[inline(always)]
+    fn count_record(&mut self, rel: Option<u64>, file: u32) {
         if self.records == 0 {
             self.offset = rel;
         } else if self.offset != rel {
@@ -165,7 +256,16 @@ impl Entry {
             self.last_file = file;
             self.files += 1;
         }
-        let mut place = Some(place);
+    }
+
+    /// Counts a value of a record `count_record` counted, by its text.
+    fn count_text(
+        &mut self,
+        value: &str,
+        num: impl FnOnce() -> Option<f64>,
+        place: impl FnOnce() -> Place,
+        file: u32,
+    ) -> Counted {
         let last_is = |e: &Entry| match &e.last_text {
             Some(t) => t.as_str() == value,
             None => e.values.get(e.last).is_some_and(|(k, _)| k.as_str() == value),
@@ -175,46 +275,59 @@ impl Entry {
         } else {
             self.index.get(value).map(|&i| i as usize)
         };
-        let (num, fresh) = match at.and_then(|i| Some((i, self.values.get_mut(i)?))) {
-            Some((i, (k, v))) => {
-                if self.last != i {
-                    self.last = i;
-                    self.last_text = k.inline();
-                    self.last_num = v.num;
-                }
-                v.count += 1;
-                if v.last_file != file {
-                    v.last_file = file;
-                    v.files += 1;
-                }
-                if let (true, Some(p)) = (v.places.len() < EXAMPLES, place.take()) {
-                    v.places.push(p());
-                }
-                (v.num, false)
-            }
-            None => (num(), true),
-        };
+        if let Some(i) = at.filter(|&i| i < self.values.len()) {
+            return Counted { num: self.count_kept(i, place, file), kept: Some(i) };
+        }
+        let num = num();
+        self.count_number(num);
+        if self.values.len() >= VALUE_CAP {
+            self.tail_records += 1;
+            return Counted { num, kept: None };
+        }
+        let mut places = Vec::with_capacity(EXAMPLES);
+        places.push(place());
+        let stats = ValueStats { count: 1, files: 1, last_file: file, num, places };
+        let value = Short::from(value);
+        self.index.insert(value.clone(), self.values.len() as u32);
+        self.last = self.values.len();
+        self.last_text = value.inline();
+        self.last_num = num;
+        self.last_raw = None;
+        self.values.push((value, stats));
+        Counted { num, kept: Some(self.last) }
+    }
+
+    /// Counts kept value `i` (a valid index) once more; returns its number.
+    #[inline(always)]
+    fn count_kept(&mut self, i: usize, place: impl FnOnce() -> Place, file: u32) -> Option<f64> {
+        let (k, v) = self.values.get_mut(i)?;
+        if self.last != i {
+            self.last = i;
+            self.last_text = k.inline();
+            self.last_num = v.num;
+            self.last_raw = None;
+        }
+        v.count += 1;
+        if v.last_file != file {
+            v.last_file = file;
+            v.files += 1;
+        }
+        if v.places.len() < EXAMPLES {
+            v.places.push(place());
+        }
+        let num = v.num;
+        self.count_number(num);
+        num
+    }
+
+    /// Counts a record's value as a number, where it is one.
+    #[inline(always)]
+    fn count_number(&mut self, num: Option<f64>) {
         if let Some(n) = num.filter(|n| n.is_finite()) {
             self.numbers += 1;
             self.min = self.min.min(n);
             self.max = self.max.max(n);
         }
-        if fresh {
-            if self.values.len() >= VALUE_CAP {
-                self.tail_records += 1;
-            } else if let Some(p) = place.take() {
-                let mut places = Vec::with_capacity(EXAMPLES);
-                places.push(p());
-                let stats = ValueStats { count: 1, files: 1, last_file: file, num, places };
-                let value = Short::from(value);
-                self.index.insert(value.clone(), self.values.len() as u32);
-                self.last = self.values.len();
-                self.last_text = value.inline();
-                self.last_num = num;
-                self.values.push((value, stats));
-            }
-        }
-        num
     }
 
     /// `add` for the census's own numbers (counts, sizes, unexplained bytes), whose text is
@@ -226,24 +339,9 @@ impl Entry {
             self.add(decimal(n, &mut [0; 20]), || Some(x), rel, place, file);
             return;
         }
-        self.records += 1;
-        if self.last_file != file {
-            self.last_file = file;
-            self.files += 1;
-        }
-        self.numbers += 1;
-        self.min = self.min.min(x);
-        self.max = self.max.max(x);
-        if let Some((_, v)) = self.values.get_mut(self.last) {
-            v.count += 1;
-            if v.last_file != file {
-                v.last_file = file;
-                v.files += 1;
-            }
-            if v.places.len() < EXAMPLES {
-                v.places.push(place());
-            }
-        }
+        // The last value's number is `x`: counting it again counts `x`.
+        self.count_record(rel, file);
+        self.count_kept(self.last, place, file);
     }
 
     /// Whether every record held the same value (and at least one record was seen).
@@ -357,6 +455,52 @@ mod tests {
         };
         assert_eq!(show(&a), show(&b));
         assert_eq!(a.values[0].1.count, 6);
+    }
+
+    #[test]
+    fn values_given_as_bytes_count_as_their_text() {
+        // Distinct bytes of one text (two NaNs; hex past its shown 64 bytes; a text past the
+        // key's bytes), bytes and text of one value mixed, and runs: all as `add` of the text.
+        let nan = |bits: u32| bits.to_le_bytes().to_vec();
+        let long = |last: u8| [vec![7; 70], vec![last]].concat();
+        let values: Vec<(Kind, Vec<u8>)> = vec![
+            (Kind::Float, nan(0x7fc0_0000)),
+            (Kind::Float, nan(0x7fc0_0001)),
+            (Kind::Float, 1.5f32.to_le_bytes().to_vec()),
+            (Kind::Float, nan(0x7fc0_0001)),
+            (Kind::Float, nan(0x7fc0_0001)),
+            (Kind::Hex, long(1)),
+            (Kind::Hex, long(2)),
+            (Kind::Text, b"a name longer than twenty-two bytes".to_vec()),
+            (Kind::Text, b"a name longer than twenty-two bytes".to_vec()),
+            (Kind::Unsigned, vec![9, 0, 0, 0]),
+            (Kind::Float, nan(0x7fc0_0000)),
+        ];
+        let (mut a, mut b) = (
+            Entry::new(EntryKind::Field, "v".into(), String::new(), "f32".into()),
+            Entry::new(EntryKind::Field, "v".into(), String::new(), "f32".into()),
+        );
+        for (i, (kind, bytes)) in values.iter().enumerate() {
+            let file = i as u32 / 2;
+            let text = kind.show(bytes);
+            // Every third value comes as text on the bytes side too.
+            if i % 3 == 2 {
+                a.add(&text, || parse_number(false, &text), Some(0), || place(file), file);
+            } else {
+                let code = crate::census::plan::kind_code(*kind).unwrap();
+                let v = BytesValue { kind: *kind, code, bytes, flags: false };
+                a.add_bytes(v, Some(0), || place(file), file);
+            }
+            b.add(&text, || parse_number(false, &text), Some(0), || place(file), file);
+        }
+        let show = |e: &Entry| {
+            format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.tail_records, &e.values))
+        };
+        assert_eq!(show(&a), show(&b));
+        let got: Vec<(&str, u64)> = a.values.iter().map(|(t, v)| (t.as_str(), v.count)).collect();
+        let hex = crate::show::Kind::Hex.show(&long(1));
+        let name = "a name longer than twenty-two bytes";
+        assert_eq!(got, [("NaN", 5), ("1.5", 1), (hex.as_str(), 2), (name, 2), ("9", 1)]);
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! bytes go to their entries, in the order the plan lists them (which is the order entries
 //! are made in, and so the report's). The planner's ids are resolved to entries on first use.
 
-use super::accumulate::{parse_number, Entry, EntryKind, Place};
+use super::accumulate::{parse_number, BytesValue, Entry, EntryKind, Place};
 use super::fold::{fold, join};
-use super::plan::{FieldDef, FieldOp, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::plan::{code_kind, FieldDef, FieldOp, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
 use super::relations::EntryValue;
 use super::walk::{may_own, record_name};
 use super::{Census, EntryIndex, FxMap, KindCache, NewEntry, RecordKind, NO_ENTRY};
@@ -79,6 +79,13 @@ struct CountedFile<'p> {
 }
 
 impl<'p> CountedFile<'p> {
+    /// The bytes of a field given as bytes; empty where the file does not hold them (as a
+    /// span's are).
+    fn field_bytes(self, f: &FieldOp) -> &'p [u8] {
+        let start = usize::try_from(f.at).ok();
+        start.and_then(|s| self.bytes.get(s..s.checked_add(f.value_len as usize)?)).unwrap_or(&[])
+    }
+
     /// Where record `record`'s value at `offset` is.
     fn place(self, record: usize, offset: u64) -> impl FnOnce() -> Place + 'p {
         move || Place { file: self.number, record: self.plan.path(record), offset }
@@ -238,7 +245,7 @@ impl Counter<'_> {
     /// in step.
     fn skip_record(&mut self, i: usize, r: &PlanRecord, kind_id: usize) {
         let fields = self.tally.file.plan.parts(i).fields;
-        self.value_at += fields.iter().map(|f| f.value_len as usize).sum::<usize>();
+        self.value_at += fields.iter().map(|f| f.text_len()).sum::<usize>();
         let parent = (r.parent != NO_PARENT).then_some(r.parent as usize);
         let at = self.lists.values.len();
         self.lists.records.push(RecordValues { kind: kind_id, parent, values: at..at });
@@ -256,8 +263,8 @@ impl Counter<'_> {
     ) {
         let file = self.tally.file;
         for f in fields {
-            let len = f.value_len as usize;
-            let value = file.plan.values.get(self.value_at..self.value_at + len).unwrap_or("");
+            let len = f.text_len();
+            let text = file.plan.values.get(self.value_at..self.value_at + len).unwrap_or("");
             self.value_at += len;
             let Some(field) = self.ids.fields.get_mut(f.id as usize) else { continue };
             let id = match field.entry {
@@ -282,9 +289,19 @@ impl Counter<'_> {
                 }
                 id => id as usize,
             };
-            let rel = f.at.saturating_sub(lo);
-            let parse = || parse_number(f.flags, value);
-            let num = self.tally.entries[id].add(value, parse, Some(rel), file.place(i, f.at), file.number);
+            let (rel, place, e) = (f.at.saturating_sub(lo), file.place(i, f.at), &mut self.tally.entries[id]);
+            let num = match code_kind(f.shown) {
+                Some(kind) => {
+                    let bytes = file.field_bytes(f);
+                    e.add_bytes(
+                        BytesValue { kind, code: f.shown, bytes, flags: f.flags },
+                        Some(rel),
+                        place,
+                        file.number,
+                    )
+                }
+                None => e.add(text, || parse_number(f.flags, text), Some(rel), place, file.number),
+            };
             if let (Some(n), false) = (num, field.indexed) {
                 self.lists.values.push(EntryValue { entry: id, value: n });
             }

@@ -5,7 +5,9 @@
 //! little-endian numbers and length-prefixed texts; reading one back checks every count
 //! against the bytes left and every text for UTF-8, and gives the same plan.
 
-use super::plan::{Ends, FieldDef, FieldOp, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::plan::{
+    code_kind, Ends, FieldDef, FieldOp, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT, VALUE_TEXT,
+};
 use super::{Census, CensusFile, Planner};
 use crate::error::{Error, Result};
 use crate::formats::{Format, FORMATS};
@@ -16,7 +18,7 @@ use std::collections::VecDeque;
 /// Bytes of a record, a field, a count and a hole as written (the readers check counts
 /// against these before they reserve).
 const RECORD_BYTES: u64 = 4 + 4 + 6 * 4 + 3 * 8;
-const FIELD_BYTES: u64 = 4 + 4 + 8 + 1;
+const FIELD_BYTES: u64 = 4 + 4 + 8 + 1 + 1;
 const NUM_BYTES: u64 = 4 + 1 + 3 * 8;
 const HOLE_BYTES: u64 = 16;
 const STRIDE_BYTES: u64 = 12;
@@ -85,11 +87,12 @@ pub fn write_plan(plan: &Plan, out: &mut Vec<u8>) {
         }
     }
     put_len(out, fields.len());
-    for FieldOp { id, value_len, at, flags } in fields {
+    for FieldOp { id, value_len, at, flags, shown } in fields {
         put_u32(out, *id);
         put_u32(out, *value_len);
         put_u64(out, *at);
         out.push(*flags as u8);
+        out.push(*shown);
     }
     put_str(out, values);
     put_len(out, nums.len());
@@ -212,12 +215,19 @@ pub fn read_plan(r: &mut Reader, plan: &mut Plan) -> Result<()> {
             reach: u64_at(c, 48),
         });
     }
+    // The fields' items start past their count.
+    let fields_at = r.offset() + 4;
     plan.fields.extend(items(r, FIELD_BYTES, "fields")?.map(|c| FieldOp {
         id: u32_at(c, 0),
         value_len: u32_at(c, 4),
         at: u64_at(c, 8),
         flags: c.get(16).is_some_and(|&b| b != 0),
+        shown: c.get(17).copied().unwrap_or(VALUE_TEXT),
     }));
+    if let Some(i) = plan.fields.iter().position(|f| f.shown != VALUE_TEXT && code_kind(f.shown).is_none()) {
+        let at = fields_at + i as u64 * FIELD_BYTES + 17;
+        return Err(Error::bad_value(at, "fields.shown", format!("no value kind {}", plan.fields[i].shown)));
+    }
     plan.values.push_str(text(r, "values")?);
     plan.nums.extend(items(r, NUM_BYTES, "nums")?.map(|c| NumOp {
         slot: u32_at(c, 0),
@@ -229,7 +239,7 @@ pub fn read_plan(r: &mut Reader, plan: &mut Plan) -> Result<()> {
     plan.holes.extend(items(r, HOLE_BYTES, "holes")?.map(|c| (u64_at(c, 0), u64_at(c, 8))));
     plan.strides
         .extend(items(r, STRIDE_BYTES, "strides")?.map(|c| KindStride { kind: u32_at(c, 0), stride: u64_at(c, 4) }));
-    let values: u64 = plan.fields.iter().map(|f| f.value_len as u64).sum();
+    let values: u64 = plan.fields.iter().map(|f| f.text_len() as u64).sum();
     if values != plan.values.len() as u64 {
         let m = format!("the fields' values take {values} bytes of {}", plan.values.len());
         return Err(Error::bad_value(r.offset(), "values", m));

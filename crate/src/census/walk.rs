@@ -4,11 +4,11 @@
 use super::accumulate::is_flags;
 use super::cover::{subtract, Cover};
 use super::fold::{fold, join};
-use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::plan::{kind_code, Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
 use crate::shape::{ShapeNode, Texts};
-use crate::span::Confidence;
+use crate::span::{Confidence, Value};
 
 /// Unexplained bytes are counted only in a record's first this many bytes, so a record
 /// that happens to straddle a large array costs little.
@@ -317,7 +317,19 @@ impl Planner {
                 None => k.seq.push(id),
             }
             n += 1;
-            plan.push(id, &span.text(&d.file.bytes), is_flags(&span.ty), c.start);
+            let flags = is_flags(&span.ty);
+            // A value kept as its kind goes as its place, its bytes being the file's: where
+            // the node starts elsewhere (two spans of one path), as its text.
+            let len = u32::try_from(span.len).ok().filter(|_| span.start == c.start);
+            let code = match &span.value {
+                Value::Of(kind) => kind_code(*kind).zip(len),
+                Value::Text(_) => None,
+            };
+            match (&span.value, code) {
+                (Value::Text(t), _) => plan.push(id, t.as_str(), flags, c.start),
+                (_, Some((code, len))) => plan.push_bytes(id, code, len, flags, c.start),
+                _ => plan.push(id, &span.text(&d.file.bytes), flags, c.start),
+            }
         }
     }
 
