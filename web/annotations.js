@@ -143,7 +143,8 @@ export class AnnotationsPanel {
     const doc = activeDoc();
     const marks = [];
     const rows = [];
-    const tree = doc ? await this.tree(doc) : [];
+    // Only record anchors need the whole tree; a file's anchors are its offsets.
+    const tree = doc && this.store.list.some((a) => a.anchor?.kind !== 'file') ? await this.tree(doc) : [];
     for (const a of this.store.list) {
       const places = doc ? placesOf(a.anchor, doc, tree) : [];
       for (const p of places) marks.push({ ...p, id: a.id, annotation: a });

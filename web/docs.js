@@ -2,8 +2,8 @@
 // Worker (web/worker.js, through web/worker-protocol.js) with its own wasm instance. Methods
 // mirror the wasm API (crate/src/wasm/mod.rs): open, attach, summary, spans, span_bounds,
 // span_at, tree, region_items, mesh, errors, bytes, close, sample_file, djb2_xor, find,
-// hash_range; plus the worker's openFile, attachFile, openBytes, attachBytes, openSample and
-// window.
+// hash_range; plus the worker's openFile, attachFile, openBytes, attachBytes, openSample,
+// window, and treeTop and treeChildren (the tree a part at a time, for the tree panel).
 // Handles are the worker's: they mean nothing to a wasm instance on the main thread.
 
 import { WorkerClient } from './worker-protocol.js';
@@ -24,7 +24,7 @@ function own(bytes) {
 
 const METHODS = ['open', 'attach', 'summary', 'spans', 'span_bounds', 'span_at', 'tree',
   'region_items', 'mesh', 'errors', 'bytes', 'close', 'sample_file', 'djb2_xor', 'find',
-  'hash_range', 'window', 'openSample', 'time', 'export_glb'];
+  'hash_range', 'window', 'openSample', 'time', 'export_glb', 'treeTop', 'treeChildren'];
 
 export const docs = Object.fromEntries(METHODS.map((m) => [m, (...args) => call(m, args)]));
 

@@ -1,5 +1,7 @@
 // The structure tree, lazy: a node's children exist in the DOM only once it is opened, and
-// an array (a region) of 100,000 elements opens as buckets of 1,000 that load on demand.
+// the page holds only the nodes it was sent: the top levels at first, and a node's children
+// when it is opened (a node whose children were not sent carries `kids`, their count). An
+// array (a region) of 100,000 elements opens as buckets of 1,000 that load on demand.
 // Clicking a node selects its bytes; a selection made elsewhere opens the path to it.
 // Keyboard: the WAI-ARIA tree pattern (one item in the Tab order; Up/Down, Home/End,
 // Right opens or goes to the first child, Left closes or goes to the parent, Enter selects).
@@ -7,6 +9,9 @@ import { state, on, select, EV } from './state.js';
 import { docs } from './docs.js';
 
 const BUCKET = 1000;
+/** Levels of nodes sent at once: the top levels first (a file of few records opens its roots
+ *  at once, so their children are among them), then a node's children with their own. */
+const LEVELS = 2;
 
 export class TreeView {
   constructor(el) {
@@ -32,7 +37,7 @@ export class TreeView {
     this.current = null;
     this.handle = doc?.handle ?? null;
     if (!doc) return;
-    const nodes = await docs.tree(doc.handle);
+    const nodes = await docs.treeTop(doc.handle, LEVELS);
     if (t !== this.token) return;
     if (!nodes.length) {
       const p = document.createElement('p');
@@ -46,7 +51,7 @@ export class TreeView {
     this.setCurrent(this.roots[0]);
     // A file of a few records opens one level deep, so its fields show at once.
     if (this.roots.length <= 12) {
-      for (const it of this.roots) if (it.node.children?.length) await this.toggle(it, true);
+      for (const it of this.roots) if (it.node.children?.length || it.node.kids) await this.toggle(it, true);
     }
     this.el.dataset.handle = doc.handle;
   }
@@ -147,12 +152,17 @@ export class TreeView {
     it.row.firstChild.textContent = open ? '▾' : '▸';
   }
 
-  /** Makes an item's children: its nodes, a region's buckets, or (1,000 or fewer) elements. */
+  /** Makes an item's children: its nodes (sent or asked for), a region's buckets, or (1,000
+   *  or fewer) elements. */
   async fill(it) {
     const n = it.node;
     let kids;
     if (n.children?.length) kids = n.children;
-    else if (n.region != null && n.count > BUCKET) kids = buckets(n);
+    else if (n.kids) {
+      const handle = this.handle;
+      kids = await docs.treeChildren(handle, n.path, LEVELS);
+      if (handle !== this.handle) return;
+    } else if (n.region != null && n.count > BUCKET) kids = buckets(n);
     else if (n.region != null) {
       const handle = this.handle;
       kids = await docs.region_items(handle, n.region, n.first ?? 0, n.count);
@@ -200,7 +210,7 @@ export class TreeView {
 }
 
 function hasKids(n) {
-  return (n.children?.length ?? 0) > 0 || (n.region != null && n.count > 0);
+  return (n.children?.length ?? 0) > 0 || n.kids > 0 || (n.region != null && n.count > 0);
 }
 
 /** Buckets of a region node (or of a bucket): at most 1,000, each of 1,000^k elements. */

@@ -117,6 +117,15 @@ const methods = {
   tree(ctx, handle) {
     return JSON.parse(api.tree_json(handle));
   },
+  /** The tree's top `levels` levels, for the tree panel (web/tree.js): nodes whose children
+   *  were not sent carry `kids` (their count). */
+  treeTop(ctx, handle, levels) {
+    return JSON.parse(api.tree_json_top(handle, levels));
+  },
+  /** The children of the node at `path`, `levels` levels deep. */
+  treeChildren(ctx, handle, path, levels) {
+    return JSON.parse(api.tree_children_json(handle, path, levels));
+  },
   /** The built-in sample, decoded. */
   openSample(ctx, name) {
     return opened(api.open(name, api.sample_file()));

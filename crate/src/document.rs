@@ -212,6 +212,22 @@ impl Document {
         tree::json(self.shape(), &self.texts(), &self.bytes)
     }
 
+    /// The tree's top `levels` levels as JSON (`tree::json_levels`): the tree panel's first
+    /// part, whose nodes count the children left out (`kids`).
+    pub fn tree_json_top(&self, levels: usize) -> String {
+        let shape = self.shape();
+        tree::json_levels(shape, &self.texts(), &self.bytes, &shape.roots, levels.max(1))
+    }
+
+    /// The children of the node at `path` as JSON, `levels` levels deep; `[]` for a path the
+    /// tree does not have. A path, not an index: it names the same node after `complete` or a
+    /// companion's redecode.
+    pub fn tree_children_json(&self, path: &str, levels: usize) -> String {
+        let (shape, texts) = (self.shape(), self.texts());
+        let kids = tree::find(shape, &texts, path).map_or(&[][..], |i| shape.children(shape.node(i)));
+        tree::json_levels(shape, &texts, &self.bytes, kids, levels.max(1))
+    }
+
     pub fn spans_in(&self, start: u64, end: u64) -> Vec<SpanText> {
         self.spans.window(start, end, &self.bytes)
     }

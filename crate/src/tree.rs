@@ -2,7 +2,7 @@
 //! (`shape.rs`) with the text of each node. Regions become array nodes whose elements are
 //! expanded on demand, so a buffer of 100,000 vertices is one node until opened.
 
-use crate::shape::{Shape, Texts};
+use crate::shape::{Shape, ShapeNode, Texts};
 use crate::span::{Confidence, Record, Region, Span, SpanText};
 use serde::Serialize;
 
@@ -127,17 +127,27 @@ pub fn to_json(nodes: &[Node]) -> String {
 /// written straight from the shape: names and paths are slices of the spans' paths and no
 /// `Node` is made.
 pub fn json(shape: &Shape, texts: &Texts, bytes: &[u8]) -> String {
-    // Measured on builder MeshSets: about 150 bytes of JSON a node.
-    let mut out = String::with_capacity(shape.nodes.len() * 160 + 2);
+    json_levels(shape, texts, bytes, &shape.roots, usize::MAX)
+}
+
+/// The JSON of the nodes `top` (the roots, or one node's children) with their descendants,
+/// `levels` levels in all (at least one). A node of the last level whose children are left
+/// out carries `kids`, their count (ask for them by its path: `find`); every other field is
+/// as in `json`.
+pub fn json_levels(shape: &Shape, texts: &Texts, bytes: &[u8], top: &[u32], levels: usize) -> String {
+    // About 150 bytes of JSON a node (builder MeshSets); a part's size is not known ahead,
+    // and is never more than the whole tree's.
+    let nodes = if levels == usize::MAX { shape.nodes.len() } else { (top.len() * 8).min(shape.nodes.len()) };
+    let mut out = String::with_capacity(nodes * 160 + 2);
     out.push('[');
-    // The nodes left to write at each open level; a level is one node's children (or the roots).
-    let mut levels = vec![shape.roots.iter()];
+    // The nodes left to write at each open level; a level is one node's children (or `top`).
+    let mut open = vec![top.iter()];
     let mut first = true;
-    while let Some(level) = levels.last_mut() {
+    while let Some(level) = open.last_mut() {
         let Some(&i) = level.next() else {
-            levels.pop();
+            open.pop();
             out.push(']');
-            if !levels.is_empty() {
+            if !open.is_empty() {
                 out.push('}');
             }
             first = false;
@@ -147,41 +157,60 @@ pub fn json(shape: &Shape, texts: &Texts, bytes: &[u8]) -> String {
             out.push(',');
         }
         let n = shape.node(i);
-        let (name, path, start, end) = (texts.name(n), texts.path(n), n.start, n.end);
-        let group = Head { name, path, start, end, confidence: None, ty: None, value: None, region: None, count: None };
-        match (texts.span(n), n.region().and_then(|r| texts.regions.get(r as usize))) {
-            (Some(s), _) => {
-                // Text the decoder made is borrowed; only a value of the file's bytes is shown.
-                let shown;
-                let value = match s.value.as_text() {
-                    Some(t) => t,
-                    None => {
-                        shown = s.text(bytes);
-                        &shown
-                    }
-                };
-                write_head(
-                    &Head { confidence: Some(s.confidence), ty: Some(&s.ty), value: Some(value), ..group },
-                    &mut out,
-                )
-            }
-            (None, Some(r)) => {
-                let ty = region_type(r);
-                write_head(&Head { ty: Some(&ty), region: n.region(), count: Some(r.count), ..group }, &mut out)
-            }
-            (None, None) => write_head(&group, &mut out),
-        }
+        write_shape_head(n, texts, bytes, &mut out);
         let kids = shape.children(n);
+        first = false;
         if kids.is_empty() {
             out.push('}');
-            first = false;
+        } else if open.len() >= levels {
+            let mut num = [0u8; 20];
+            out.push_str(",\"kids\":");
+            out.push_str(crate::show::decimal(kids.len() as u64, &mut num));
+            out.push('}');
         } else {
             out.push_str(",\"children\":[");
-            levels.push(kids.iter());
+            open.push(kids.iter());
             first = true;
         }
     }
     out
+}
+
+/// The node whose path is `path`, found from the roots segment by segment.
+pub fn find(shape: &Shape, texts: &Texts, path: &str) -> Option<u32> {
+    let mut level = &shape.roots[..];
+    let mut at = None;
+    for seg in path.split('.') {
+        let i = *level.iter().find(|&&k| texts.name(shape.node(k)) == seg)?;
+        level = shape.children(shape.node(i));
+        at = Some(i);
+    }
+    at
+}
+
+/// A shape node's object up to its children, as `write_head` writes a `Node`'s.
+fn write_shape_head(n: &ShapeNode, texts: &Texts, bytes: &[u8], out: &mut String) {
+    let (name, path, start, end) = (texts.name(n), texts.path(n), n.start, n.end);
+    let group = Head { name, path, start, end, confidence: None, ty: None, value: None, region: None, count: None };
+    match (texts.span(n), n.region().and_then(|r| texts.regions.get(r as usize))) {
+        (Some(s), _) => {
+            // Text the decoder made is borrowed; only a value of the file's bytes is shown.
+            let shown;
+            let value = match s.value.as_text() {
+                Some(t) => t,
+                None => {
+                    shown = s.text(bytes);
+                    &shown
+                }
+            };
+            write_head(&Head { confidence: Some(s.confidence), ty: Some(&s.ty), value: Some(value), ..group }, out)
+        }
+        (None, Some(r)) => {
+            let ty = region_type(r);
+            write_head(&Head { ty: Some(&ty), region: n.region(), count: Some(r.count), ..group }, out)
+        }
+        (None, None) => write_head(&group, out),
+    }
 }
 
 fn write_nodes(nodes: &[Node], out: &mut String) {

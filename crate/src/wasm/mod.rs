@@ -149,6 +149,19 @@ pub fn tree_json(handle: u32) -> Result<String, JsError> {
     with_doc(handle, |d| Ok(d.tree_json()))
 }
 
+/// The tree's top `levels` levels as JSON (`Document::tree_json_top`): a node whose children
+/// are left out carries `kids` (their count).
+#[wasm_bindgen]
+pub fn tree_json_top(handle: u32, levels: u32) -> Result<String, JsError> {
+    with_doc(handle, |d| Ok(d.tree_json_top(levels as usize)))
+}
+
+/// The children of the tree node at `path` as JSON, `levels` levels deep.
+#[wasm_bindgen]
+pub fn tree_children_json(handle: u32, path: &str, levels: u32) -> Result<String, JsError> {
+    with_doc(handle, |d| Ok(d.tree_children_json(path, levels as usize)))
+}
+
 /// Element nodes `first..first+count` of an array node (`node.region`).
 #[wasm_bindgen]
 pub fn region_items(handle: u32, region: u32, first: f64, count: f64) -> Result<JsValue, JsError> {
