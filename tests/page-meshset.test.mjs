@@ -75,3 +75,36 @@ test('a chunk opened on its own can be attached to a MeshSet by hand', async () 
   assert.equal(after.coverage.uncovered, PADDING, 'attached, its bytes are decoded');
   await page.close();
 });
+
+test('in a narrow tree panel every row of one level keeps its indent', async () => {
+  const page = await openPage(env);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const files = await sampleFiles(page);
+  await drop(page, [files[0]]);
+  await page.waitForFunction((n) => document.querySelector('#tabs [role=tab][aria-selected=true]')?.textContent === n, files[0].name);
+  await page.waitForFunction(() => document.querySelectorAll('#tree [role=treeitem][aria-level="2"]').length > 10);
+  // Per level: the left edges of the badges (after the indent and the toggle), and whether some row of it is cut (its value
+  // shown with an ellipsis), so the test is known to look at rows that do not fit.
+  const levels = await page.evaluate(() => {
+    const out = {};
+    for (const el of document.querySelectorAll('#tree [role=treeitem]')) {
+      const row = el.querySelector(':scope > .tr');
+      if (!row.offsetParent) continue;
+      const x = Math.round(row.querySelector('.badge').getBoundingClientRect().left);
+      const l = (out[el.getAttribute('aria-level')] ??= { xs: [], cut: false });
+      l.xs.push(x);
+      const v = row.querySelector('.tv');
+      l.cut ||= v.scrollWidth > v.clientWidth;
+    }
+    return out;
+  });
+  assert.ok(Object.values(levels).some((l) => l.cut), 'some rows are wider than the panel');
+  const overflow = await page.evaluate(() => { const t = document.querySelector('#tree'); return t.scrollWidth - t.clientWidth; });
+  assert.equal(overflow, 0, 'the rows fit the panel: their types and values are cut instead');
+  for (const [level, { xs }] of Object.entries(levels)) {
+    assert.deepEqual([...new Set(xs)], [xs[0]], `level ${level}: badges start at ${[...new Set(xs)].join(', ')}`);
+  }
+  await page.locator('#tree').screenshot({ path: `${OUT}page-meshset-tree-narrow.png` });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
