@@ -108,3 +108,45 @@ test('in a narrow tree panel every row of one level keeps its indent', async () 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('a byte of a section, chosen in the hex view, opens the tree at its field, though the section lies outside its LOD\'s record', async () => {
+  const page = await openPage(env);
+  const files = await sampleFiles(page);
+  await drop(page, [files[0]]);
+  await page.waitForFunction((n) => document.querySelector('#tabs [role=tab][aria-selected=true]')?.textContent === n, files[0].name);
+  await page.waitForFunction(() => document.querySelectorAll('#tree [role=treeitem]').length > 0);
+  const { lod, section, fields } = await page.evaluate(async () => {
+    const { docs, state } = window.meshscope;
+    const roots = await docs.tree(state.active);
+    const l = roots.find((n) => n.path === 'lod[0]');
+    const s = l.children.filter((n) => /^section\[\d+\]$/.test(n.name)).at(-1);
+    const leaves = s.children.filter((n) => !n.children?.length && n.end > n.start);
+    return { lod: l, section: s, fields: leaves.slice(0, 2) };
+  });
+  assert.ok(section.start >= lod.end || section.end <= lod.start, `${section.path} [${section.start}, ${section.end}) lies outside lod[0] [${lod.start}, ${lod.end})`);
+  const marked = () => page.evaluate(() => {
+    const el = document.querySelector('#tree [aria-selected=true]');
+    return el && { path: el.dataset.path, shown: !!el.querySelector(':scope > .tr').offsetParent };
+  });
+  // Go to the field's first byte (Ctrl+G), then click its last byte: both mark the field.
+  await page.keyboard.press('Control+g');
+  await page.keyboard.type(`0x${fields[0].start.toString(16)}`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((p) => document.querySelector('#tree [aria-selected=true]')?.dataset.path === p, fields[0].path);
+  assert.deepEqual(await marked(), { path: fields[0].path, shown: true });
+  await page.locator('#tree').screenshot({ path: `${OUT}page-meshset-tree-reveal.png` });
+  await page.click(`#hex [data-offset="${fields[1].end - 1}"]`);
+  await page.waitForFunction((p) => document.querySelector('#tree [aria-selected=true]')?.dataset.path === p, fields[1].path);
+  assert.deepEqual(await marked(), { path: fields[1].path, shown: true });
+  // A drag over both fields marks the section that holds them both.
+  const box = async (o) => page.locator(`#hex [data-offset="${o}"]`).boundingBox();
+  const [a, b] = [await box(fields[0].start), await box(fields[1].end - 1)];
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction((p) => document.querySelector('#tree [aria-selected=true]')?.dataset.path === p, section.path);
+  assert.deepEqual(await marked(), { path: section.path, shown: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

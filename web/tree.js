@@ -20,6 +20,7 @@ export class TreeView {
     this.roots = [];
     this.selected = null;
     this.token = 0;
+    this.revealing = 0; // the latest reveal; an older one still waiting gives way
     this.items = new WeakMap(); // treeitem element -> item
     this.current = null; // the item in the Tab order
     el.addEventListener('keydown', (e) => this.onKey(e));
@@ -190,20 +191,37 @@ export class TreeView {
     }
   }
 
-  /** Opens the path to the deepest node holding [start, end) and marks it. */
+  /** Opens the path to the deepest node holding [start, end) and marks it. The way down
+   *  follows the path of the field at `start`, and the bytes where no path leads (a bucket,
+   *  an uncovered byte): a record's children need not lie in its own bytes (a MeshSet's
+   *  sections are not inside their LOD's record). */
   async reveal(start, end) {
     const t = this.token;
+    const r = ++this.revealing;
+    const stale = () => t !== this.token || r !== this.revealing;
+    const field = this.handle == null ? null : await docs.span_at(this.handle, start).catch(() => null);
+    if (stale()) return;
+    const target = field?.path ?? '';
+    const holds = (n) => n.start <= start && n.end >= end && n.end > n.start;
+    const leads = (n) => target !== '' && (target === n.path || target.startsWith(`${n.path}.`) || target.startsWith(`${n.path}[`));
+    // The items from a root down, filled (not opened) so that only the way to the mark opens.
+    const way = [];
     let list = this.roots;
-    let best = null;
     for (;;) {
-      const next = list.find((k) => k.node.start <= start && k.node.end >= end && k.node.end > k.node.start);
+      const next = list.find((k) => leads(k.node)) ?? list.find((k) => holds(k.node));
       if (!next) break;
-      best = next;
+      way.push(next);
       if (!hasKids(next.node)) break;
-      await this.toggle(next, true);
-      if (t !== this.token) return;
+      if (!next.kids) await this.fill(next);
+      if (stale()) return;
       list = next.kids ?? [];
     }
+    const at = way.findLastIndex((it) => holds(it.node));
+    for (const it of way.slice(0, Math.max(at, 0))) {
+      await this.toggle(it, true);
+      if (stale()) return;
+    }
+    const best = way[at] ?? null;
     this.mark(best);
     best?.row.scrollIntoView({ block: 'nearest' });
   }
