@@ -10,6 +10,16 @@ use crate::span::{Confidence, Fields, Text};
 
 /// Bytes of one declaration.
 pub const SIZE: usize = 100;
+/// Where a declaration holds its element count and stream count (a byte each).
+pub const COUNTS_AT: usize = 0x60;
+
+/// How many spans `read` records for a declaration whose count bytes are `counts`: four a
+/// used element slot, two a used stream slot, a run of unused slots of each kind, and the
+/// two counts and the unknown bytes.
+pub fn span_count(counts: [u8; 2]) -> usize {
+    let (e, s) = ((counts[0] as usize).min(16), (counts[1] as usize).min(16));
+    4 * e + 2 * s + usize::from(e < 16) + usize::from(s < 16) + 3
+}
 
 /// One element slot: four bytes in usage/format/offset/stream order (Proven).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -141,7 +151,8 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     let own = r.peek(SIZE).unwrap_or(&[]);
     f.record(path, start, SIZE as u64);
     // The counts come after the slots; peek them so unused slots are not named.
-    let counts: [u8; 2] = r.window(r.position() + 0x60, 2).ok().and_then(|mut w| w.array().ok()).unwrap_or([16, 16]);
+    let counts: [u8; 2] =
+        r.window(r.position() + COUNTS_AT, 2).ok().and_then(|mut w| w.array().ok()).unwrap_or([16, 16]);
     let (count, stream_count) = ((counts[0] as usize).min(16), (counts[1] as usize).min(16));
     // Paths are joined by hand from a prefix per slot, and the value texts of a byte come
     // from `Texts`: a declaration is most of a MeshSet's fields.
@@ -268,6 +279,7 @@ mod tests {
         d.streams[1] = [8, 0];
         d.streams[9] = [7, 7];
         let (f, file) = fields_of(&d);
+        assert_eq!(f.spans.len(), span_count([3, 2]));
         let paths: Vec<&str> = f.spans.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(paths.iter().filter(|p| p.contains(".element[")).count(), 12);
         assert_eq!(paths.iter().filter(|p| p.contains(".stream[")).count(), 4);
@@ -287,6 +299,7 @@ mod tests {
         // Full counts leave no unused slots; a count past sixteen reads sixteen.
         for n in [16, 200] {
             let (f, _) = fields_of(&Declaration { element_count: n, stream_count: n, ..Default::default() });
+            assert_eq!(f.spans.len(), span_count([n, n]));
             assert!(f.spans.iter().all(|s| !s.path.contains("unused_")));
             assert_eq!(f.spans.iter().filter(|s| s.path.contains(".stream[")).count(), 32);
             assert_eq!(f.spans.iter().filter(|s| s.path.contains(".element[")).count(), 64);

@@ -7,7 +7,7 @@ use super::lod::{self, LodPtrs};
 use super::placement::{self, HeaderPlace, LodPlace, Placement};
 use super::pool::{align, Ptr};
 use super::section::{self, SectionPtrs};
-use super::{checks, chunk, relocation, stored, MeshSetDetails};
+use super::{checks, chunk, declaration, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
 use crate::field::{decimal, show_text, FieldType};
 use crate::model::Decode;
@@ -375,10 +375,39 @@ fn inline(d: &mut Decode, m: &mut MeshSetDetails, file: &Reader, checks: bool) {
     d.errors.extend(theirs.into_iter().chain(own));
 }
 
-/// About how many spans a LOD record makes, with its lists in the pool.
-const SPANS_PER_LOD: usize = 48;
-/// About how many spans a section record and its pooled items make.
-const SPANS_PER_SECTION: usize = 100;
+/// Spans a LOD record makes, with its name, lists and bones in the pool (at most).
+const SPANS_PER_LOD: usize = 34;
+/// Spans a section record makes besides its declarations, with its name, bone list and
+/// bone mask in the pool.
+const SPANS_PER_SECTION: usize = 23;
+/// Spans the header's pooled items make besides its bone bounds, and the table's padding.
+const SPANS_AFTER: usize = 8;
+
+/// How many spans the records and the pool will record after the header, from the counts
+/// the file stores: the LOD records' section counts and each section's declaration counts,
+/// for the sections that are there (`RecordReader::sections` reads no more), so the span
+/// list is sized once. An estimate only: a count it cannot read counts nothing.
+fn span_estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs) -> usize {
+    let byte_at = |at: usize| file.window(at, 1).ok().and_then(|mut r| r.u8().ok());
+    let mut n = SPANS_AFTER + h.bone_bounds_count().min(file.len() / 32);
+    for p in &hp.lods {
+        let Ok(at) = target(p, file) else { continue };
+        n += SPANS_PER_LOD;
+        let Ok(mut r) = file.window(at + lod::SECTION_COUNT_AT, 12) else { continue };
+        let (Ok(count), Ok(ptr)) = (r.u32(), r.u64()) else { continue };
+        let Some(sat) = ptr.checked_add(super::pool::BASE).and_then(|t| usize::try_from(t).ok()) else { continue };
+        let whole = (count as usize).min(file.len().saturating_sub(sat) / section::SIZE);
+        for k in 0..whole {
+            n += SPANS_PER_SECTION;
+            for d in section::DECLARATIONS_AT {
+                let at = sat + k * section::SIZE + d + declaration::COUNTS_AT;
+                let counts = [byte_at(at).unwrap_or(16), byte_at(at + 1).unwrap_or(16)];
+                n += declaration::span_count(counts);
+            }
+        }
+    }
+    n
+}
 
 /// The records: header, LOD records and section records through their pointers; then the pool.
 fn records(
@@ -391,7 +420,7 @@ fn records(
 ) -> Result<()> {
     let f = &mut d.fields;
     let (h, hp) = header::read(f, file)?;
-    f.spans.reserve(SPANS_PER_LOD * hp.lods.len());
+    f.spans.reserve(span_estimate(file, &h, &hp));
     covered.push((0, h.size()));
     m.header = h;
     // Every LOD record first, then every LOD's sections: a cut section keeps the records
@@ -413,11 +442,6 @@ fn records(
             }
         }
     }
-    // Section records hold most fields (about a hundred each, with their names and lists in
-    // the pool): reserving for them once saves the span list's regrowths. The counts are
-    // bounded by the bytes there are for sections.
-    let promised: usize = lptrs.iter().map(|lp| lp.section_count as usize).sum();
-    rec.f.spans.reserve(SPANS_PER_SECTION * promised.min(file.len() / section::SIZE) + 16);
     let mut sptrs: Vec<Vec<SectionPtrs>> = Vec::with_capacity(lptrs.len());
     for (i, lp) in lptrs.iter().enumerate() {
         let mut sp = Vec::new();
@@ -613,4 +637,57 @@ fn bone_tables(pool: &mut Pool, h: &mut header::Header, ids: &Ptr, bb: &Ptr) {
         show: |b| crate::field::show_floats(b),
     };
     h.bone_bounds.extend(pool.fixed_items(bb, n, &list));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh};
+
+    /// Meshes of every mesh type, one to four LODs, one to five sections, one LOD inline.
+    fn meshes() -> Vec<BuildMesh> {
+        let mut out = Vec::new();
+        for mesh_type in 0..3u8 {
+            for lods in 1..=4usize {
+                let bone_count = if mesh_type == 0 { 0 } else { 3 + lods as u16 };
+                let lods = (0..lods)
+                    .map(|l| {
+                        let sections = (0..=l + mesh_type as usize)
+                            .map(|k| {
+                                let mut t =
+                                    if k % 2 == 0 { cube(&format!("M/{k}"), 1.0, [0.0; 3]) } else { grid("G", 2, 0.5) };
+                                if mesh_type != 0 {
+                                    t.bones = vec![0, 1, 2];
+                                    t.joints = vec![[0, 1, 0, 0]; t.positions.len()];
+                                    t.weights = vec![[0.5, 0.5, 0.0, 0.0]; t.positions.len()];
+                                }
+                                t
+                            })
+                            .collect();
+                        BuildLod { sections, index_32: l == 1, inline: l == 2 }
+                    })
+                    .collect();
+                out.push(BuildMesh { name: format!("props/m{mesh_type}"), mesh_type, bone_count, lods });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_span_estimate_holds_every_span_after_the_header() {
+        for b in meshes() {
+            let file = build(&b).resource;
+            let d = decode(&file);
+            assert!(d.errors.is_empty(), "{}: {:?}", b.name, d.errors);
+            let mut scratch = Fields::default();
+            let (h, hp) = header::read(&mut scratch, &Reader::new(&file)).unwrap();
+            let after_header = d.fields.spans.len() - scratch.spans.len();
+            let estimate = span_estimate(&Reader::new(&file), &h, &hp);
+            // Never fewer (the list would grow again), and over by the pool's spare room only.
+            assert!(estimate >= after_header, "{}: {estimate} < {after_header}", b.name);
+            let spare =
+                SPANS_AFTER + hp.lods.len() * 10 + d.mesh.lods.iter().map(|l| l.sections.len()).sum::<usize>() * 2;
+            assert!(estimate - after_header <= spare, "{}: {estimate} for {after_header}", b.name);
+        }
+    }
 }

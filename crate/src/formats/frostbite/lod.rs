@@ -73,6 +73,9 @@ pub struct LodPtrs {
 pub const LAYOUT_FLAGS: [(u64, &str); 2] = [(0x10, "bit 4"), (0x40, "geometry is a chunk")];
 
 /// Reads the LOD record of `bytes` bytes at absolute `at`.
+/// Where a LOD record holds its section count (u32) and then its section-array pointer.
+pub const SECTION_COUNT_AT: usize = 0x8;
+
 pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> Result<(Lod, LodPtrs)> {
     let path = PathText::concat(&["lod[", decimal(i as u64, &mut [0; 20]), "]"]);
     let prefix = PathText::concat(&[&path, "."]);
@@ -81,7 +84,7 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     let mut l = Lod { raw: r.data().to_vec(), ..Default::default() };
     f.record(path.clone(), r.base(), bytes as u64);
     let mut p = LodPtrs::default();
-    r.seek(0x8)?;
+    r.seek(SECTION_COUNT_AT)?;
     p.section_count_at = r.offset();
     p.section_count = f.read(&mut r, pp("section_count"), Confidence::Proven, "")?;
     p.sections = read_ptr(f, &mut r, &pp("section_array_pointer"), Confidence::Proven, "")?;

@@ -8,6 +8,8 @@ use crate::short::PathText;
 use crate::span::{Confidence, Fields};
 
 pub const SIZE: usize = 384;
+/// Where a section record holds its stored and its draw declaration.
+pub const DECLARATIONS_AT: [usize; 2] = [0x70, 0xD4];
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Section {
@@ -94,7 +96,7 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &str) -> Result<(Sec
         "Median over the triangles of sqrt(UV area / area); 1.0 when no triangle has area",
     )?;
     s.uv_density[1] = f.read(&mut r, pp("uv1_texel_density"), Confidence::Observed, "")?;
-    r.seek(0x70)?;
+    r.seek(DECLARATIONS_AT[0])?;
     s.stored = declaration::read(f, &mut r, &pp("stored_declaration"))?;
     s.draw = declaration::read(f, &mut r, &pp("draw_declaration"))?;
     s.material_key = f.read(&mut r, pp("material_key"), Confidence::Proven, "")?;
