@@ -13,8 +13,14 @@ pub struct Inline<const N: usize>(Repr<N>);
 
 #[derive(Clone)]
 enum Repr<const N: usize> {
-    Inline { len: u8, bytes: [u8; N] },
+    Inline {
+        len: u8,
+        bytes: [u8; N],
+    },
     Heap(String),
+    /// A text longer than `N` that lives as long as the program (a table made once), so
+    /// that a copy allocates nothing.
+    Static(&'static str),
 }
 
 pub type Short = Inline<22>;
@@ -36,6 +42,27 @@ impl<const N: usize> Inline<N> {
         Inline(Repr::Inline { len: n as u8, bytes })
     }
 
+    /// `self` and `tail` joined: a copy of the inline bytes with `tail` written after them.
+    pub fn join(&self, tail: &str) -> Self {
+        match &self.0 {
+            Repr::Inline { len, bytes } if *len as usize + tail.len() <= N.min(u8::MAX as usize) => {
+                let (at, mut bytes) = (*len as usize, *bytes);
+                bytes[at..at + tail.len()].copy_from_slice(tail.as_bytes());
+                Inline(Repr::Inline { len: (at + tail.len()) as u8, bytes })
+            }
+            _ => Self::concat(&[self.as_str(), tail]),
+        }
+    }
+
+    /// A text of a table made once, kept by reference when it is too long to be inline.
+    pub fn from_static(s: &'static str) -> Self {
+        if s.len() <= N {
+            Self::concat(&[s])
+        } else {
+            Inline(Repr::Static(s))
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Inline { len, bytes } => {
@@ -45,6 +72,7 @@ impl<const N: usize> Inline<N> {
                 unsafe { std::str::from_utf8_unchecked(b) }
             }
             Repr::Heap(s) => s,
+            Repr::Static(s) => s,
         }
     }
 }
@@ -57,8 +85,8 @@ impl<const N: usize> Inline<N> {
     pub fn same(&self, o: &Self) -> bool {
         match (&self.0, &o.0) {
             (Repr::Inline { len: a, bytes: x }, Repr::Inline { len: b, bytes: y }) => a == b && x == y,
-            (Repr::Heap(a), Repr::Heap(b)) => a == b,
-            _ => false,
+            (Repr::Inline { .. }, _) | (_, Repr::Inline { .. }) => false,
+            _ => self.as_str() == o.as_str(),
         }
     }
 
@@ -136,7 +164,7 @@ impl<const N: usize> From<Inline<N>> for String {
     fn from(t: Inline<N>) -> String {
         match t.0 {
             Repr::Heap(s) => s,
-            Repr::Inline { .. } => t.as_str().to_string(),
+            _ => t.as_str().to_string(),
         }
     }
 }
@@ -240,6 +268,13 @@ mod tests {
         assert!(matches!(Short::from(long.to_string()).0, Repr::Heap(_)));
         assert_eq!(Short::from(long).as_str(), long);
         assert_eq!(serde_json::to_string(&Short::from("a\"b")).unwrap(), r#""a\"b""#);
+        assert!(matches!(Short::from_static(long).0, Repr::Static(_)));
+        assert!(matches!(Short::from_static("short").0, Repr::Inline { .. }));
+        let prefix = PathText::from("lod[0].section[3].stored_declaration.element[12].");
+        assert!(matches!(prefix.join("usage").0, Repr::Inline { .. }));
+        assert_eq!(prefix.join("usage"), "lod[0].section[3].stored_declaration.element[12].usage");
+        assert!(matches!(prefix.join("a name past the inline bytes").0, Repr::Heap(_)));
+        assert_eq!(prefix.join("a name past the inline bytes").len(), prefix.len() + 28);
     }
 
     #[test]
@@ -253,13 +288,16 @@ mod tests {
             "exactly twenty-two b...",
             "a value of more than twenty-two bytes",
         ];
-        let made = |s: &str| {
+        let made = |s: &'static str| {
             [
                 Short::from(s),
                 Short::from(s.to_string()),
                 Short::concat(&[s]),
                 Short::display(&s),
                 Short::concat(&[s.get(..1).unwrap_or(""), s.get(1..).unwrap_or("")]),
+                Short::from_static(s),
+                Short::from(s.get(..1).unwrap_or("")).join(s.get(1..).unwrap_or("")),
+                Short::from(s.get(..s.len() / 2).unwrap_or("")).join(s.get(s.len() / 2..).unwrap_or("")),
             ]
         };
         for a in texts {

@@ -126,15 +126,18 @@ fn texts() -> &'static Texts {
     static TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
     TEXTS.get_or_init(|| {
         let num = |b: usize| decimal(b as u64, &mut [0; 20]).to_string();
+        // The table lives as long as the program: a text too long to be inline is kept by
+        // reference, so that recording it copies no string.
+        let keep = |s: String| Short::from_static(Box::leak(s.into_boxed_str()));
         Texts {
             decimal: std::array::from_fn(|b| Short::from(num(b))),
             usage: std::array::from_fn(|b| {
                 let (name, c) = usage(b as u8);
-                (Short::concat(&[&num(b), " (", &name, ")"]), c)
+                (keep([&num(b), " (", &name, ")"].concat()), c)
             }),
             format: std::array::from_fn(|b| {
                 let name = element_format::info(b as u8).map_or("unknown format", |x| x.0);
-                Short::concat(&["0x", hex2(b as u8, &mut [0; 2]), " (", name, ")"])
+                keep(["0x", hex2(b as u8, &mut [0; 2]), " (", name, ")"].concat())
             }),
         }
     })
@@ -144,12 +147,12 @@ fn texts() -> &'static Texts {
 /// element and stream counts are read by nothing (the chunk decoder stops at the counts
 /// too): each run of them is one field, so a declaration of two streams is not shown, or
 /// censused, as fourteen streams of stride 0.
-pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
+pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declaration> {
     let mut d = Declaration::default();
     let start = r.offset();
     // The declaration's bytes, for the runs of unused slots.
     let own = r.peek(SIZE).unwrap_or(&[]);
-    f.record(path, start, SIZE as u64);
+    f.record(path.clone(), start, SIZE as u64);
     // The counts come after the slots; peek them so unused slots are not named.
     let counts: [u8; 2] =
         r.window(r.position() + COUNTS_AT, 2).ok().and_then(|mut w| w.array().ok()).unwrap_or([16, 16]);
@@ -164,7 +167,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
         d.elements[i] = Element { usage: b[0], format: b[1], offset: b[2], stream: b[3] };
         if i < count {
             let prefix = PathText::concat(&[path, ".element[", decimal(i as u64, &mut [0; 20]), "]."]);
-            let field = |name: &str| PathText::concat(&[&prefix, name]);
+            let field = |name: &str| prefix.join(name);
             let (usage_text, uconf) = &t.usage[b[0] as usize];
             f.add(at, 1, field("usage"), "u8", usage_text.clone(), *uconf, note);
             f.add(at + 1, 1, field("format"), "u8", t.format[b[1] as usize].clone(), Confidence::Proven, note);
@@ -181,7 +184,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
         d.streams[i] = b;
         if i < stream_count {
             let prefix = PathText::concat(&[path, ".stream[", decimal(i as u64, &mut [0; 20]), "]."]);
-            let field = |name: &str| PathText::concat(&[&prefix, name]);
+            let field = |name: &str| prefix.join(name);
             f.add(
                 at,
                 1,
@@ -204,11 +207,11 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
     }
     let slots = Unused { name: ".unused_stream_slots", from: 0x40 + 2 * stream_count, to: 0x60, ty: "u8[2][]" };
     unused(f, r, &whole, slots, "Stream descriptors past the stream count.");
-    d.element_count = f.read(r, PathText::concat(&[path, ".element_count"]), Confidence::Proven, "")?;
-    d.stream_count = f.read(r, PathText::concat(&[path, ".stream_count"]), Confidence::Proven, "")?;
+    d.element_count = f.read(r, path.join(".element_count"), Confidence::Proven, "")?;
+    d.stream_count = f.read(r, path.join(".stream_count"), Confidence::Proven, "")?;
     d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
     let value = f.value_of(r, 2, Kind::Hex, || crate::field::show_hex(&d.unknown));
-    f.add(r.offset() - 2, 2, PathText::concat(&[path, ".unknown"]), "u8[2]", value, Confidence::Unknown, "");
+    f.add(r.offset() - 2, 2, path.join(".unknown"), "u8[2]", value, Confidence::Unknown, "");
     debug_assert_eq!(r.offset() - start, SIZE as u64);
     Ok(d)
 }
@@ -217,7 +220,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Declaration> {
 struct Own<'a> {
     bytes: &'a [u8],
     start: u64,
-    path: &'a str,
+    path: &'a PathText,
 }
 
 /// A run of unused slots: bytes `[from, to)` of the declaration, recorded as field `name`.
@@ -234,7 +237,7 @@ fn unused(f: &mut Fields, r: &Reader, own: &Own, u: Unused, note: &'static str) 
     if let Some(b) = own.bytes.get(u.from..u.to).filter(|b| !b.is_empty()) {
         let len = b.len() as u64;
         let value = f.value_of(r, len, Kind::Hex, || crate::field::show_hex(b));
-        let path = PathText::concat(&[own.path, u.name]);
+        let path = own.path.join(u.name);
         f.add(own.start + u.from as u64, len, path, u.ty, value, Confidence::Inferred, note);
     }
 }
@@ -265,7 +268,7 @@ mod tests {
         let mut f = Fields::over(&bytes);
         let mut r = Reader::new(&bytes);
         r.seek(8).unwrap();
-        assert_eq!(read(&mut f, &mut r, "decl").unwrap(), *d);
+        assert_eq!(read(&mut f, &mut r, &"decl".into()).unwrap(), *d);
         (f, bytes)
     }
 

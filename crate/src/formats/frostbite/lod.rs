@@ -78,8 +78,8 @@ pub const SECTION_COUNT_AT: usize = 0x8;
 
 pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> Result<(Lod, LodPtrs)> {
     let path = PathText::concat(&["lod[", decimal(i as u64, &mut [0; 20]), "]"]);
-    let prefix = PathText::concat(&[&path, "."]);
-    let pp = |n: &str| PathText::concat(&[&prefix, n]);
+    let prefix = path.join(".");
+    let pp = |n: &str| prefix.join(n);
     let mut r = file.window(at, bytes as usize).map_err(|e| e.at_path(&path))?;
     let mut l = Lod { raw: r.data().to_vec(), ..Default::default() };
     f.record(path.clone(), r.base(), bytes as u64);

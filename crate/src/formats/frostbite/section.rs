@@ -63,13 +63,13 @@ pub struct SectionPtrs {
     pub bone_count: u16,
 }
 
-pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &str) -> Result<(Section, SectionPtrs)> {
+pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &PathText) -> Result<(Section, SectionPtrs)> {
     let mut r = file.window(at, SIZE).map_err(|e| e.at_path(path))?;
     let mut s = Section { raw: r.data().to_vec(), ..Default::default() };
-    f.record(path, r.base(), SIZE as u64);
+    f.record(path.clone(), r.base(), SIZE as u64);
     let mut p = SectionPtrs::default();
-    let prefix = PathText::concat(&[path, "."]);
-    let pp = |n: &str| PathText::concat(&[&prefix, n]);
+    let prefix = path.join(".");
+    let pp = |n: &str| prefix.join(n);
     r.seek(0x8)?;
     p.material = read_ptr(f, &mut r, &pp("material_name_pointer"), Confidence::Proven, "")?;
     p.bones = read_ptr(f, &mut r, &pp("bone_list_pointer"), Confidence::Proven, "")?;
