@@ -87,6 +87,7 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
     let opened: Vec<Document> = files.iter().map(|f| meshscope::open(&f.name, f.bytes.clone())).collect();
     let summary = best(rounds, || timed(|| opened.iter().for_each(|d| drop(black_box(d.summary())))));
     let window = best(rounds, || timed(|| opened.iter().for_each(|d| drop(black_box(d.spans_in(0, 1024))))));
+    let colors = best(rounds, || timed(|| opened.iter().for_each(|d| drop(black_box(d.span_bounds(0, 1024))))));
     drop(opened);
     let open = best(rounds, || {
         let bytes = copies();
@@ -101,7 +102,7 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
         timed(|| {
             for (f, b) in files.iter().zip(bytes) {
                 let d = meshscope::open(&f.name, b);
-                black_box((d.tree_json().len(), d.summary(), d.spans_in(0, 1024)));
+                black_box((d.tree_json().len(), d.summary(), d.span_bounds(0, 1024)));
             }
         })
     });
@@ -115,9 +116,10 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
         ("tree JSON (Document::tree_json, first use)", json),
         ("document (from_decode)", document),
         ("summary (checks, coverage)", summary),
-        ("first screen (spans_in 0..1024)", window),
+        ("first screen, with text (spans_in 0..1024)", window),
+        ("first screen, colors (span_bounds 0..1024)", colors),
         ("open", open),
-        ("open + tree JSON + summary + first screen", paint),
+        ("open + tree JSON + summary + first colors", paint),
     ]
 }
 

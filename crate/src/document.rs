@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::formats::{self, Details, Format};
 use crate::mesh::Mesh;
 use crate::shape::{Shape, Texts};
-use crate::span::{Confidence, Record, SpanMap, SpanText};
+use crate::span::{Confidence, Record, SpanBounds, SpanMap, SpanText};
 use crate::tree::{self, Node};
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -230,6 +230,11 @@ impl Document {
 
     pub fn spans_in(&self, start: u64, end: u64) -> Vec<SpanText> {
         self.spans.window(start, end, &self.bytes)
+    }
+
+    /// Where the spans of `spans_in` are and how sure, with no text made (the hex view's colors).
+    pub fn span_bounds(&self, start: u64, end: u64) -> Vec<SpanBounds> {
+        self.spans.bounds(start, end)
     }
 
     pub fn span_at(&self, offset: u64) -> Option<SpanText> {

@@ -167,7 +167,7 @@ impl Region {
 
     /// The span of field `e` of element `i`; `bytes` is the whole file.
     pub fn expand(&self, i: u64, e: &Elem, bytes: &[u8]) -> SpanText {
-        let start = self.start + i * self.stride + e.offset;
+        let start = self.elem_start(i, e);
         let value = usize::try_from(start)
             .ok()
             .and_then(|s| bytes.get(s..s.checked_add(e.len as usize)?))
@@ -191,6 +191,11 @@ impl Region {
         }
     }
 
+    /// Where field `e` of element `i` starts.
+    pub fn elem_start(&self, i: u64, e: &Elem) -> u64 {
+        self.start + i * self.stride + e.offset
+    }
+
     /// Element indices whose stride overlaps `[start, end)`.
     pub fn elements_in(&self, start: u64, end: u64) -> std::ops::Range<u64> {
         if self.stride == 0 || self.count == 0 || end <= self.start || start >= self.end() {
@@ -200,6 +205,21 @@ impl Region {
         let last = ((end - self.start).div_ceil(self.stride)).min(self.count);
         first..last
     }
+}
+
+/// Where a span is and how sure we are of it, without its path or value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpanBounds {
+    pub start: u64,
+    pub len: u64,
+    pub confidence: Confidence,
+}
+
+/// A window of the file, `[start, end)`.
+#[derive(Debug, Clone, Copy)]
+struct Within {
+    start: u64,
+    end: u64,
 }
 
 /// Every span and region of one file, indexed for window queries.
@@ -263,27 +283,53 @@ impl SpanMap {
     /// Every span (fixed or expanded from a region) that overlaps `[start, end)`, by start,
     /// with its value's text; `bytes` is the whole file.
     pub fn window(&self, start: u64, end: u64, bytes: &[u8]) -> Vec<SpanText> {
+        let fixed = |s: &Span| s.shown(bytes);
+        let elem = |r: &Region, i: u64, e: &Elem| r.expand(i, e, bytes);
+        self.gather(Within { start, end }, fixed, elem, |s| (s.start, s.len))
+    }
+
+    /// Where `window`'s spans are and how sure, in the same order, with no text made: what
+    /// the hex view colors a screen with.
+    pub fn bounds(&self, start: u64, end: u64) -> Vec<SpanBounds> {
+        let fixed = |s: &Span| SpanBounds { start: s.start, len: s.len, confidence: s.confidence };
+        let elem = |r: &Region, i: u64, e: &Elem| SpanBounds {
+            start: r.elem_start(i, e),
+            len: e.len,
+            confidence: e.confidence,
+        };
+        self.gather(Within { start, end }, fixed, elem, |b| (b.start, b.len))
+    }
+
+    /// One `T` for each span overlapping the window (fixed spans first, then region
+    /// elements), stably sorted by `key`.
+    fn gather<T>(
+        &self,
+        w: Within,
+        mut fixed: impl FnMut(&Span) -> T,
+        mut elem: impl FnMut(&Region, u64, &Elem) -> T,
+        key: impl Fn(&T) -> (u64, u64),
+    ) -> Vec<T> {
         let mut out = Vec::new();
-        let first = self.max_end.partition_point(|&e| e <= start);
+        let first = self.max_end.partition_point(|&e| e <= w.start);
         for s in &self.spans[first..] {
-            if s.start >= end {
+            if s.start >= w.end {
                 break;
             }
-            if s.end() > start {
-                out.push(s.shown(bytes));
+            if s.end() > w.start {
+                out.push(fixed(s));
             }
         }
         for r in &self.regions {
-            for i in r.elements_in(start, end) {
+            for i in r.elements_in(w.start, w.end) {
                 for e in &r.elems {
-                    let s = r.expand(i, e, bytes);
-                    if s.start < end && s.end() > start {
-                        out.push(s);
+                    let at = r.elem_start(i, e);
+                    if at < w.end && at + e.len > w.start {
+                        out.push(elem(r, i, e));
                     }
                 }
             }
         }
-        out.sort_by_key(|s| (s.start, s.len));
+        out.sort_by_key(key);
         out
     }
 

@@ -1,7 +1,8 @@
 //! The span index against plain reference computations: its order is a stable sort by
 //! (start, len), and its coverage is, per confidence level, the count of bytes of the file
 //! that some span of that level covers (marked byte by byte here) plus every region element's
-//! fields times the count. Checked on spans made here (overlapping, nested, tied, past the
+//! fields times the count; the bounds of a window are those of every span and region element
+//! field over it, in the window's order. Checked on spans made here (overlapping, nested, tied, past the
 //! end of the file), on the builders' files, and on the real samples.
 
 mod common;
@@ -9,7 +10,7 @@ mod common;
 mod sets;
 
 use meshscope::formats::{self, frostbite::guid};
-use meshscope::span::{Elem, Fields, Region, Span, SpanMap};
+use meshscope::span::{Elem, Fields, Region, Span, SpanBounds, SpanMap};
 use meshscope::Confidence;
 
 /// `spans` in the order of a sort by (start, len, place in `spans`): a stable sort by
@@ -41,8 +42,51 @@ fn reference_coverage(spans: &[Span], regions: &[Region], file_len: u64) -> [u64
     totals
 }
 
+/// The bounds of every span and every region element's field over `[start, end)`, found by
+/// looking at each one: fixed spans first, then region elements, stably sorted by (start, len).
+fn reference_bounds(spans: &[Span], regions: &[Region], start: u64, end: u64) -> Vec<SpanBounds> {
+    let over = |at: u64, len: u64| at < end && at + len > start;
+    let mut out: Vec<SpanBounds> = spans
+        .iter()
+        .filter(|s| over(s.start, s.len))
+        .map(|s| SpanBounds { start: s.start, len: s.len, confidence: s.confidence })
+        .collect();
+    for r in regions {
+        for i in 0..r.count {
+            for e in &r.elems {
+                let at = r.start + i * r.stride + e.offset;
+                if over(at, e.len) {
+                    out.push(SpanBounds { start: at, len: e.len, confidence: e.confidence });
+                }
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_unstable_by_key(|&i| (out[i].start, out[i].len, i));
+    order.into_iter().map(|i| out[i]).collect()
+}
+
+/// `map.bounds` of windows over a file of `file_len` bytes against the reference, and against
+/// the bounds of `map.window`'s spans.
+fn check_bounds(what: &str, map: &SpanMap, file_len: u64) {
+    let step = (file_len / 7).max(1);
+    let windows = [(0, file_len), (0, 1024), (file_len / 2, file_len / 2 + 1), (file_len / 3, file_len / 3 + 64)];
+    let more = (0..file_len).step_by(step as usize).map(|a| (a, a + step / 2 + 1));
+    for (start, end) in windows.into_iter().chain(more) {
+        let got = map.bounds(start, end);
+        let want = reference_bounds(map.fixed(), map.regions(), start, end);
+        assert!(got == want, "{what}: bounds of [{start}, {end}): {} spans, want {}", got.len(), want.len());
+        let shown: Vec<SpanBounds> = map
+            .window(start, end, &[])
+            .iter()
+            .map(|s| SpanBounds { start: s.start, len: s.len, confidence: s.confidence })
+            .collect();
+        assert!(got == shown, "{what}: bounds of [{start}, {end}) differ from the window's spans");
+    }
+}
+
 /// Indexes `spans` and `regions` and checks order and coverage against the references, for
-/// the file's length and for lengths that cut spans off.
+/// the file's length and for lengths that cut spans off, and the bounds of windows.
 fn check(what: &str, spans: Vec<Span>, regions: Vec<Region>, file_len: u64) {
     let want_order = reference_order(&spans);
     let map = SpanMap::new(spans, regions.clone());
@@ -54,6 +98,7 @@ fn check(what: &str, spans: Vec<Span>, regions: Vec<Region>, file_len: u64) {
             "{what}: coverage of the first {len} bytes"
         );
     }
+    check_bounds(what, &map, file_len);
 }
 
 fn level(k: u32) -> Confidence {

@@ -111,10 +111,6 @@ pub fn buffer_preview(token: u32, name: &str, filled: f64, start: f64, end: f64)
         };
         let map = crate::span::SpanMap::new(d.fields.spans, d.fields.regions);
         let end = super::offset(end).min(super::offset(filled));
-        let mut out = Vec::new();
-        for s in map.window(super::offset(start), end, bytes) {
-            out.extend_from_slice(&[s.start as f64, s.len as f64, s.confidence.code() as f64]);
-        }
-        Ok(js_sys::Float64Array::from(&out[..]).into())
+        Ok(super::bounds_array(&map.bounds(super::offset(start), end)).into())
     })
 }

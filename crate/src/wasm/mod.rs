@@ -118,14 +118,16 @@ pub fn spans(handle: u32, start: f64, end: f64) -> Result<JsValue, JsError> {
 /// 2 observed, 3 inferred, 4 unknown): what the hex view needs to color a screen.
 #[wasm_bindgen]
 pub fn span_bounds(handle: u32, start: f64, end: f64) -> Result<Float64Array, JsError> {
-    with_doc(handle, |d| {
-        let spans = d.spans_in(offset(start), offset(end));
-        let mut out = Vec::with_capacity(spans.len() * 3);
-        for s in spans {
-            out.extend_from_slice(&[s.start as f64, s.len as f64, s.confidence.code() as f64]);
-        }
-        Ok(Float64Array::from(&out[..]))
-    })
+    with_doc(handle, |d| Ok(bounds_array(&d.span_bounds(offset(start), offset(end)))))
+}
+
+/// Bounds as `[start, len, confidence code]` triples.
+fn bounds_array(bounds: &[crate::span::SpanBounds]) -> Float64Array {
+    let mut out = Vec::with_capacity(bounds.len() * 3);
+    for b in bounds {
+        out.extend_from_slice(&[b.start as f64, b.len as f64, b.confidence.code() as f64]);
+    }
+    Float64Array::from(&out[..])
 }
 
 /// The innermost span at a byte, or `null`.
