@@ -82,6 +82,14 @@ fn check_bounds(what: &str, map: &SpanMap, file_len: u64) {
             .map(|s| SpanBounds { start: s.start, len: s.len, confidence: s.confidence })
             .collect();
         assert!(got == shown, "{what}: bounds of [{start}, {end}) differ from the window's spans");
+        // The innermost span at the window's first byte: the first shortest of the one-byte
+        // window, whole.
+        let at = map.at(start, &[]);
+        let want = map.window(start, start + 1, &[]).into_iter().min_by_key(|s| s.len);
+        assert!(at == want, "{what}: span at {start}: {:?}, want {:?}", at.map(|s| s.path), want.map(|s| s.path));
+        let innermost =
+            reference_bounds(map.fixed(), map.regions(), start, start + 1).into_iter().min_by_key(|b| b.len);
+        assert_eq!(at.map(|s| (s.start, s.len, s.confidence)), innermost.map(|b| (b.start, b.len, b.confidence)));
     }
 }
 
