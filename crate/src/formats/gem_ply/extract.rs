@@ -85,7 +85,7 @@ pub fn finish(p: Parsed, bytes: &[u8], mesh: bool) -> Decode {
         return d;
     }
     let mut lod = Lod { name: "lod0".into(), ..Default::default() };
-    super::attributes::vertex_arrays(&v.layout, v.data, v.stride, v.flags & 1 == 0, v.count, &mut lod);
+    super::attributes::vertex_arrays(&v.layout, v.data, v.stride, v.flags & 1 == 0, &mut lod);
     let skin = ply.skin().unwrap_or(&[]);
     bone_map_checks(&mut d, &subs, skin);
     if !lod.joints.is_empty() {
@@ -168,8 +168,12 @@ fn indices(d: &mut Decode, ply: &Ply, places: &Places, bytes: &[u8], vcount: usi
     let (at, path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
     let values = index_values(data, wide);
     let ix = Indices { values, wide, at, path, present };
-    let bad = ix.values.iter().filter(|&&v| v as usize >= vcount).count();
-    if let Some(i) = ix.values.iter().position(|&v| v as usize >= vcount) {
+    // The largest index alone tells most files' answer, in a pass that vectorizes.
+    let all_name_vertices = ix.values.iter().copied().max().is_none_or(|m| (m as usize) < vcount);
+    let past = |v: &u32| *v as usize >= vcount;
+    let first_bad = if all_name_vertices { None } else { ix.values.iter().position(past) };
+    let bad = first_bad.map_or(0, |i| ix.values[i..].iter().filter(|v| past(v)).count());
+    if let Some(i) = first_bad {
         d.errors.push(Error::bad_value(
             at + (i * ix.width()) as u64,
             format!("{}[{i}]", ix.path),
@@ -378,8 +382,11 @@ fn sections(subs: &[Sub], ply: &Ply, v: &Verts, ix: &Indices, skin: &[Name]) -> 
 
 /// The first vertex and the vertex count that `indices` name (only vertices that exist).
 fn used_range(indices: &[u32], vcount: usize) -> (u32, u32) {
-    let used = indices.iter().filter(|&&i| (i as usize) < vcount);
-    let (lo, hi) = used.fold((u32::MAX, 0u32), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+    // Branch-free, so that the pass vectorizes: an index past the vertices counts as neither.
+    let (lo, hi) = indices.iter().fold((u32::MAX, 0u32), |(lo, hi), &i| {
+        let used = (i as usize) < vcount;
+        (lo.min(if used { i } else { u32::MAX }), hi.max(if used { i } else { 0 }))
+    });
     if lo == u32::MAX {
         (0, 0)
     } else {
