@@ -7,9 +7,10 @@
 //   node scripts/bench-census-page.mjs [--n=4800] [--planners=K] [--batch=FILES] [--runs=R]
 // `--planners=0` censuses in the census worker alone; without it, one planner per core past
 // the first. `--runs` drops the set R times on one page (each run a new census).
-// `--before=FILE` alternates with another census worker: odd runs get FILE in place of
-// web/census-worker.js (an older one: `git show main:web/census-worker.js > FILE`), with no
-// planners, so that before and after are compared in the same minutes.
+// `--before=DIR` alternates with older census workers, so that before and after are compared
+// in the same minutes: odd runs get each web/census-*.js that DIR holds in place of the page's
+// (`mkdir DIR && for f in census-worker census-planner census-read; do git show
+// main:web/$f.js > DIR/$f.js; done`), on the same wasm and with as many planners.
 import { start, openPage, ROOT } from '../tests/browser.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -27,34 +28,82 @@ if (!existsSync(join(ROOT, rel))) {
     { cwd: ROOT, env: { ...process.env, N: String(n) }, stdio: 'inherit' });
 }
 const bytes = readFileSync(join(ROOT, rel)).length;
+const IDLE_MS = 3000;
 
-/** CPU seconds (user + system) of this process's descendants (the browser's processes), by
- *  their command name: the machine is shared, so CPU time compares runs better than wall time. */
-function cpuOfBrowser() {
-  const stat = (pid) => {
-    try {
-      const t = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = t.lastIndexOf(')');
-      const f = t.slice(close + 2).split(' ');
-      return { comm: t.slice(t.indexOf('(') + 1, close), ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 };
-    } catch { return null; }
-  };
-  const all = new Map(readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => [Number(d), stat(d)]).filter(([, s]) => s));
+const parseStat = (t) => {
+  const close = t.lastIndexOf(')');
+  const f = t.slice(close + 2).split(' ');
+  return { comm: t.slice(t.indexOf('(') + 1, close), ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 };
+};
+const readStat = (path) => { try { return parseStat(readFileSync(path, 'utf8')); } catch { return null; } };
+
+/** The browser's processes (this process's descendants): [{pid, type}], `type` from `--type=`. */
+function browserProcesses() {
+  const all = new Map(readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => [Number(d), readStat(`/proc/${d}/stat`)]).filter(([, s]) => s));
   const mine = (pid) => { for (let p = pid, k = 0; p > 1 && k < 20; k++) { if (p === process.pid) return true; p = all.get(p)?.ppid ?? 0; } return false; };
-  const out = {};
-  for (const [pid, s] of all) if (pid !== process.pid && mine(pid)) out[s.comm] = (out[s.comm] ?? 0) + s.cpu;
+  const out = [];
+  for (const [pid] of all) {
+    if (pid === process.pid || !mine(pid)) continue;
+    try { out.push({ pid, type: /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser' }); } catch { /* ended */ }
+  }
   return out;
 }
-const cpuSince = (a, b) => Object.entries(b).map(([k, v]) => [k, v - (a[k] ?? 0)]).filter(([, v]) => v > 0.005);
+
+/** CPU seconds (user + system) of the browser's processes, and of their threads by process type
+ *  and thread name (the census workers are threads of the renderer, named DedicatedWorker):
+ *  the machine is shared, so CPU time compares runs better than wall time. Threads are sampled
+ *  every SAMPLE_MS, since the workers end with the census. */
+class CpuMeter {
+  static SAMPLE_MS = 200;
+  constructor() {
+    this.procs = browserProcesses();
+    this.first = new Map(); // "pid/tid" -> cpu at the start (0 for threads started later)
+    this.last = new Map(); // "pid/tid" -> {key, cpu}
+    this.total0 = this.total();
+    this.sample(true);
+    this.timer = setInterval(() => this.sample(false), CpuMeter.SAMPLE_MS);
+  }
+  total() {
+    return this.procs.reduce((n, { pid }) => n + (readStat(`/proc/${pid}/stat`)?.cpu ?? 0), 0);
+  }
+  sample(initial) {
+    for (const { pid, type } of this.procs) {
+      let tasks = [];
+      try { tasks = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+      for (const tid of tasks) {
+        const s = readStat(`/proc/${pid}/task/${tid}/stat`);
+        if (!s) continue;
+        const id = `${pid}/${tid}`;
+        if (!this.first.has(id)) this.first.set(id, initial ? s.cpu : 0);
+        this.last.set(id, { key: `${type}:${s.comm}`, cpu: s.cpu });
+      }
+    }
+  }
+  /** {total, threads: [[key, seconds, count]]} since the start, largest first. */
+  stop() {
+    clearInterval(this.timer);
+    this.sample(false);
+    const by = new Map();
+    for (const [id, { key, cpu }] of this.last) {
+      const d = cpu - this.first.get(id);
+      if (d < 0.005) continue;
+      const [n, k] = by.get(key) ?? [0, 0];
+      by.set(key, [n + d, k + 1]);
+    }
+    return { total: this.total() - this.total0, threads: [...by].map(([k, [v, c]]) => [k, v, c]).sort((a, b) => b[1] - a[1]) };
+  }
+}
 
 const env = await start();
 try {
   const page = await openPage(env);
   let old = false;
   if (before) {
-    const text = readFileSync(before, 'utf8');
-    await page.route('**/web/census-worker.js', (route) => (old
-      ? route.fulfill({ body: text, contentType: 'text/javascript' }) : route.continue()));
+    const older = new Map(readdirSync(before).filter((f) => /^census-.*\.js$/.test(f)).map((f) => [f, readFileSync(join(before, f), 'utf8')]));
+    await page.route('**/web/census-*.js', (route) => {
+      const body = old && older.get(new URL(route.request().url()).pathname.split('/').pop());
+      return body ? route.fulfill({ body, contentType: 'text/javascript' }) : route.continue();
+    });
   }
   await page.click('#census-button');
   await page.waitForSelector('#census:not([hidden])');
@@ -67,22 +116,28 @@ try {
   await page.evaluate((o) => import('./web/census.js').then((m) => Object.assign(m.censusOptions, o)),
     { timing: true, planners: planners == null ? null : Number(planners), batchFiles: batchFiles == null ? undefined : Number(batchFiles) });
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  {
+    // The page at rest with the panel open, as the floor of what the browser spends anyway.
+    const meter = new CpuMeter();
+    await new Promise((ok) => setTimeout(ok, IDLE_MS));
+    const cpu = meter.stop();
+    console.log(`idle ${IDLE_MS / 1000} s: browser CPU ${cpu.total.toFixed(2)} s; ${cpu.threads.slice(0, 6).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  }
   for (let run = 0; run < runs; run++) {
     old = before != null && run % 2 === 1;
-    if (before) await page.evaluate((o) => import('./web/census.js').then((m) => Object.assign(m.censusOptions, o)), { planners: old ? 0 : planners == null ? null : Number(planners) });
     await page.evaluate(() => { window.censusT0 = performance.now(); document.querySelector('#census-status').textContent = ''; });
-    const cpu0 = cpuOfBrowser();
+    const meter = new CpuMeter();
     await page.dispatchEvent('#census', 'drop', { dataTransfer: dt });
     await page.waitForFunction(() => /entries/.test(document.querySelector('#census-status')?.textContent ?? ''), null, { timeout: 600000 });
     const ms = await page.evaluate(() => performance.now() - window.censusT0);
-    const cpu = cpuSince(cpu0, cpuOfBrowser());
+    const cpu = meter.stop();
     const status = await page.textContent('#census-status');
     const r = await page.evaluate(() => import('./web/census.js').then((m) => m.censusReport()));
     const t = r.timing;
     const f = (x) => (x / 1000).toFixed(2);
-    console.log(`${old ? 'BEFORE ' : ''}page census (${old ? 'one worker' : `${planners ?? 'default'} planners`}, ${cores} cores): ${r.files} MeshSets (${(bytes / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s, ${Math.round(r.files / (ms / 1000))} files/s; ${r.entries.length} entries; status "${status}"`);
-    console.log(`  browser CPU ${cpu.reduce((n, [, v]) => n + v, 0).toFixed(2)} s (${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')})`);
-    if (t) console.log(`  census worker (s): read ${f(t.read)}, plan ${f(t.plan)} (${t.own} batches), hold ${f(t.hold)}, count ${f(t.count)}, waiting ${f(t.wait)}, report ${f(t.report)}; planners: ${t.batches} batches, waiting for reads ${f(t.planners.read)}, planning ${f(t.planners.plan)}`);
+    console.log(`${old ? 'BEFORE ' : ''}page census (${planners ?? 'default'} planners, ${cores} cores): ${r.files} MeshSets (${(bytes / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s, ${Math.round(r.files / (ms / 1000))} files/s; ${r.entries.length} entries; status "${status}"`);
+    console.log(`  browser CPU ${cpu.total.toFixed(2)} s; threads (sampled): ${cpu.threads.slice(0, 8).map(([k, v, c]) => `${k}${c > 1 ? ` ×${c}` : ''} ${v.toFixed(2)}`).join(', ')}`);
+    if (t) console.log(`  census worker (s): read ${f(t.read)}, plan ${f(t.plan)} (${t.own} batches), hold ${f(t.hold)}, count ${f(t.count)}, waiting ${f(t.wait)}, report ${f(t.report)}; planners: ${t.batches} batches, ${t.planners.read == null ? '' : `waiting for reads ${f(t.planners.read)}, `}planning ${f(t.planners.plan)}`);
   }
   if (page.errors.length) console.log(`page errors: ${page.errors.join('; ')}`);
 } finally {
