@@ -2,8 +2,8 @@
 // the page. It speaks web/worker-protocol.js: `run` takes [{name, file}], options and the
 // ports of the census planners (web/census-planner.js), reports progress {done, total, bytes,
 // skipped, name} and answers with the report; cancelled, it stops before the next batch.
-// Files go in batches to the planners, which read, decode and plan them in instances of
-// their own; this worker counts the plans in file order (the report is the one-thread
+// Files are read in batches here and their bytes go to the planners, which decode and plan
+// them in instances of their own; this worker counts the plans in file order (the report is the one-thread
 // census's) and, whenever the next plan is not there, reads and plans a batch itself, so every
 // core stays busy whichever side is slower. With no planners it plans every batch itself.
 import init, * as api from '../pkg/meshscope.js';
@@ -11,7 +11,7 @@ import { serve } from './worker-protocol.js';
 import { readBatch } from './census-read.js';
 
 const ready = init();
-const PROGRESS_MS = 100;
+const PROGRESS_MS = 500;
 /** A batch: at most this many files, and this many bytes unless it is one file. */
 const BATCH_FILES = 32;
 const BATCH_BYTES = 4 << 20;
@@ -22,6 +22,8 @@ const DEPTH = 3;
  *  more; for this worker, half that, so that it never takes the batches the planners need;
  *  and AHEAD_BYTES in either case. */
 const AHEAD_BYTES = 32 << 20;
+/** Batches of this worker's own being read at once, at most. */
+const OWN_READS = 2;
 
 /** Where each batch goes, and what is counted. */
 class Schedule {
@@ -68,11 +70,11 @@ class Arrivals {
 }
 
 /** The time spent in each step, in ms, when asked for (`timing`). */
-const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, planners: { read: 0, plan: 0 } });
+const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, planners: { plan: 0 } });
 
 /** Sends batches to the planner of `port` (number `number`) and holds its plans as they come. */
 function connect(port, number, { arrivals, timing, fail }) {
-  const planner = { port, out: 0 };
+  const planner = { port, out: 0, sent: Promise.resolve() };
   port.onmessage = (e) => {
     const { first, plans, bytes, ms, error } = e.data;
     planner.out--;
@@ -81,7 +83,6 @@ function connect(port, number, { arrivals, timing, fail }) {
       const t0 = performance.now();
       try { api.census_hold(first, plans, bytes, number); } catch (err) { fail(err); }
       timing.hold += performance.now() - t0;
-      timing.planners.read += ms.read;
       timing.planners.plan += ms.plan;
     }
     arrivals.arrived();
@@ -103,12 +104,15 @@ const handlers = {
     let failure = null;
     const fail = (err) => { failure ??= err; };
     const planners = ports.map((port, k) => connect(port, k + 1, { arrivals, timing, fail }));
+    // The batches this worker plans next, in file order (its planner's names are defined in
+    // that order), being read; an arrival wakes the loop when one is read.
+    const ownReads = [];
     const startRead = ([first, end]) => {
-      const read = readBatch(files.slice(first, end));
-      read.catch(() => {}); // its failure is thrown when it is awaited
-      return { first, read };
+      const batch = { first, read: readBatch(files.slice(first, end)), ready: false };
+      const settled = () => { batch.ready = true; arrivals.arrived(); };
+      batch.read.then(settled, settled); // its failure is thrown when it is awaited
+      ownReads.push(batch);
     };
-    let ownRead = null; // the batch this worker plans next, being read
     let last = 0;
     let shown = -1;
     for (;;) {
@@ -116,8 +120,13 @@ const handlers = {
       if (failure) throw failure;
       for (const p of planners) {
         while (p.out < DEPTH && s.free(s.planners)) {
+          // The batch goes read (a File sent to the planner would cost the browser a blob
+          // handle made for it, on top of the read), in the order taken.
           const [first, end] = s.take();
-          p.port.postMessage({ first, files: files.slice(first, end) });
+          const read = readBatch(files.slice(first, end));
+          p.sent = p.sent.then(() => read).then(
+            ({ bytes, sizes, names }) => p.port.postMessage({ first, bytes, sizes, names }, [bytes.buffer]),
+            (err) => { fail(err); arrivals.arrived(); });
           p.out++;
           timing.batches++;
         }
@@ -137,21 +146,21 @@ const handlers = {
         await ctx.whenCancelled;
         continue;
       }
+      // Reads are started OWN_READS batches ahead of this worker's planning, so that it
+      // never waits for one while there are plans to count.
+      if (ownReads.length === 0 && s.free(s.own)) startRead(s.take());
+      while (ownReads.length > 0 && ownReads.length < OWN_READS && s.free(s.own + ownReads.length * s.batchFiles)) startRead(s.take());
       t = performance.now();
-      if (ownRead || s.free(s.own)) {
-        // This worker plans its batches in file order (its planner's names are defined in
-        // that order); the next one's read is started before this one is planned.
-        const { first, read } = ownRead ?? startRead(s.take());
-        ownRead = s.free(s.own + s.batchFiles) ? startRead(s.take()) : null;
+      if (ownReads[0]?.ready) {
+        const { first, read } = ownReads.shift();
         const { bytes, sizes, names } = await read;
         const u = performance.now();
-        timing.read += u - t;
         api.census_plan_own(first, bytes, sizes, names);
         timing.plan += performance.now() - u;
         timing.own++;
       } else {
         await arrivals.wait(ctx.whenCancelled);
-        timing.wait += performance.now() - t;
+        timing[ownReads.length > 0 ? 'read' : 'wait'] += performance.now() - t;
       }
     }
     ctx.check();
