@@ -382,9 +382,11 @@ fn sections(subs: &[Sub], ply: &Ply, v: &Verts, ix: &Indices, skin: &[Name]) -> 
 
 /// The first vertex and the vertex count that `indices` name (only vertices that exist).
 fn used_range(indices: &[u32], vcount: usize) -> (u32, u32) {
-    // Branch-free, so that the pass vectorizes: an index past the vertices counts as neither.
+    // Branch-free and in u32 alone, so that the pass vectorizes: an index past the vertices
+    // counts as neither.
+    let (vc, every) = u32::try_from(vcount).map_or((u32::MAX, true), |v| (v, false));
     let (lo, hi) = indices.iter().fold((u32::MAX, 0u32), |(lo, hi), &i| {
-        let used = (i as usize) < vcount;
+        let used = every || i < vc;
         (lo.min(if used { i } else { u32::MAX }), hi.max(if used { i } else { 0 }))
     });
     if lo == u32::MAX {
