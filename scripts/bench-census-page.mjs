@@ -137,7 +137,7 @@ try {
     const f = (x) => (x / 1000).toFixed(2);
     console.log(`${old ? 'BEFORE ' : ''}page census (${planners ?? 'default'} planners, ${cores} cores): ${r.files} MeshSets (${(bytes / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s, ${Math.round(r.files / (ms / 1000))} files/s; ${r.entries.length} entries; status "${status}"`);
     console.log(`  browser CPU ${cpu.total.toFixed(2)} s; threads (sampled): ${cpu.threads.slice(0, 8).map(([k, v, c]) => `${k}${c > 1 ? ` ×${c}` : ''} ${v.toFixed(2)}`).join(', ')}`);
-    if (t) console.log(`  census worker (s): read ${f(t.read)}, plan ${f(t.plan)} (${t.own} batches), hold ${f(t.hold)}, count ${f(t.count)}, waiting ${f(t.wait)}, report ${f(t.report)}; planners: ${t.batches} batches, ${t.planners.read == null ? '' : `waiting for reads ${f(t.planners.read)}, `}planning ${f(t.planners.plan)}`);
+    if (t) console.log(`  census worker (s): read ${f(t.read)}, plan ${f(t.plan)} (${t.own} batches), hold ${f(t.hold)}, count ${f(t.count)}, waiting ${f(t.wait)}, report ${f(t.report)}; planners: ${t.batches} batches, ${t.planners.read == null ? '' : `waiting for reads ${f(t.planners.read)}, `}planning ${f(t.planners.plan)}${t.planners.idle == null ? '' : `, idle ${f(t.planners.idle)}`}`);
   }
   if (page.errors.length) console.log(`page errors: ${page.errors.join('; ')}`);
 } finally {

@@ -10,16 +10,20 @@ const ready = init();
 const handlers = {
   /** Plans the batches the census worker reads and sends on `port` ({first, bytes, sizes,
    *  names} as readBatch gives them), in the order sent, answering each there with
-   *  {first, plans, bytes, ms: {plan}} (plans and bytes transferred) or {first, error}. Never
+   *  {first, plans, bytes, ms: {plan, idle}} (plans and bytes transferred; `idle`: the
+   *  time since it answered the batch before) or {first, error}. Never
    *  answers: the page ends the worker. */
   plan(ctx, port) {
     api.census_new();
+    let done = performance.now();
     port.onmessage = (e) => {
       const { first, bytes, sizes, names } = e.data;
       try {
         const t0 = performance.now();
         const plans = api.census_plan(bytes, sizes, names);
-        port.postMessage({ first, plans, bytes, ms: { plan: performance.now() - t0 } }, [plans.buffer, bytes.buffer]);
+        const ms = { plan: performance.now() - t0, idle: t0 - done };
+        done = performance.now();
+        port.postMessage({ first, plans, bytes, ms }, [plans.buffer, bytes.buffer]);
       } catch (err) {
         port.postMessage({ first, error: String(err?.message ?? err) });
       }

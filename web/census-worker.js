@@ -70,7 +70,7 @@ class Arrivals {
 }
 
 /** The time spent in each step, in ms, when asked for (`timing`). */
-const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, planners: { plan: 0 } });
+const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, planners: { plan: 0, idle: 0 } });
 
 /** Sends batches to the planner of `port` (number `number`) and holds its plans as they come. */
 function connect(port, number, { arrivals, timing, fail }) {
@@ -84,6 +84,7 @@ function connect(port, number, { arrivals, timing, fail }) {
       try { api.census_hold(first, plans, bytes, number); } catch (err) { fail(err); }
       timing.hold += performance.now() - t0;
       timing.planners.plan += ms.plan;
+      timing.planners.idle += ms.idle;
     }
     arrivals.arrived();
   };
