@@ -42,7 +42,7 @@ impl Kind {
             Kind::Floats => Short::display(&FloatBytes(b)),
             Kind::List { width } => Short::display(&NumberBytes { bytes: b, width }),
             Kind::Hex => show_hex_cut(b).into(),
-            Kind::Text => show_text(b).into(),
+            Kind::Text => text_short(b),
             Kind::Flags(names) => flag_names(unsigned(b), names).into(),
         }
     }
@@ -154,6 +154,15 @@ pub fn show_text(b: &[u8]) -> String {
     s
 }
 
+/// `show_text(b)` as a `Short`: printable ASCII (most names) goes in as it is, without a
+/// `String` made first.
+pub fn text_short(b: &[u8]) -> Short {
+    match std::str::from_utf8(b) {
+        Ok(s) if b.iter().all(|c| (0x20..0x7f).contains(c)) => Short::from(s),
+        _ => show_text(b).into(),
+    }
+}
+
 /// `n` in decimal, written into `buf`: a number's text without an allocation.
 pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
     // Most numbers in a record are small (indices, counts, bytes): those come from a table.
@@ -247,6 +256,15 @@ mod tests {
         for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
             assert_eq!(decimal(n, &mut buf), n.to_string());
         }
+    }
+
+    #[test]
+    fn a_short_text_is_the_text_show_text_makes() {
+        let long = b"Mesh:props/set12/mesh00042_lod3".to_vec();
+        for b in [&b""[..], b"abc", b"a<\n", b"caf\xc3\xa9", b"\x7f~ ", &long, b"tab\there"] {
+            assert_eq!(text_short(b), show_text(b).as_str(), "{b:?}");
+        }
+        assert_eq!(text_short(b"a\nb"), "a\\x0ab");
     }
 
     #[test]

@@ -9,11 +9,11 @@ use super::pool::{align, Ptr};
 use super::section::{self, SectionPtrs};
 use super::{checks, chunk, declaration, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
-use crate::field::{decimal, show_text, FieldType};
+use crate::field::{decimal, FieldType};
 use crate::model::Decode;
 use crate::read::Reader;
 use crate::short::PathText;
-use crate::show::show_list;
+use crate::show::{show_list, text_short};
 use crate::span::{Confidence, Fields, Kind};
 
 /// One pointer field as read, with the bytes of what it names (0 for an empty list).
@@ -88,6 +88,8 @@ struct ItemList<T> {
     ty: &'static str,
     note: &'static str,
     read: fn(&mut Reader) -> Result<T>,
+    /// How an item's bytes show, exactly as `show` shows the item read from them.
+    kind: Kind,
     show: fn(&T) -> String,
 }
 
@@ -107,7 +109,8 @@ impl<'a> Pool<'a, '_> {
             let at = r.offset();
             let Ok(v) = (list.read)(&mut r) else { break };
             let path = PathText::concat(&[&list.path, "[", decimal(j, &mut num), "]"]);
-            self.f.add(at, list.size, path, list.ty, (list.show)(&v), Confidence::Proven, list.note);
+            let value = self.f.value_of(&r, list.size, list.kind, || (list.show)(&v));
+            self.f.add(at, list.size, path, list.ty, value, Confidence::Proven, list.note);
             out.push(v);
         }
         out
@@ -151,7 +154,7 @@ impl<'a> Pool<'a, '_> {
             len as u64 + 1,
             PathText::concat(&["pool.strings[", decimal(k as u64, &mut [0; 20]), "]"]),
             "char[] + NUL",
-            show_text(b),
+            text_short(b),
             Confidence::Proven,
             note,
         );
@@ -603,6 +606,7 @@ fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
             ty: "u8[24]",
             note: "0xb8 records: a 24-byte bone mask per section (16-aligned).",
             read: |r| r.array::<24>(),
+            kind: Kind::Hex,
             show: |b| crate::field::show_hex(b),
         };
         l.bone_masks.extend(pool.fixed_items(p, n, &list));
@@ -634,6 +638,7 @@ fn bone_tables(pool: &mut Pool, h: &mut header::Header, ids: &Ptr, bb: &Ptr) {
         ty: "f32x4[2]",
         note: "f32x4 minimum and maximum per bounded bone, else per bone (16-aligned).",
         read: |r| r.f32x::<8>(),
+        kind: Kind::Floats,
         show: |b| crate::field::show_floats(b),
     };
     h.bone_bounds.extend(pool.fixed_items(bb, n, &list));
