@@ -252,6 +252,16 @@ fn hex8(v: u32) -> String {
     s
 }
 
+/// djb2-XOR of `name` lowercased; an ASCII name (every stock one) is lowercased byte by
+/// byte as it is hashed, without a lowercased copy.
+fn lowercase_hash(name: &str) -> u32 {
+    if name.is_ascii() {
+        name.bytes().fold(5381u32, |h, b| h.wrapping_mul(33) ^ b.to_ascii_lowercase() as u32)
+    } else {
+        djb2_xor(name.to_lowercase().as_bytes())
+    }
+}
+
 pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     let h = &m.header;
     let c = &mut d.checks;
@@ -280,7 +290,7 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
             ["lod[", li, "].name_hash"].concat(),
         ));
         for (k, s) in l.sections.iter().enumerate() {
-            let sh = djb2_xor(s.material.to_lowercase().as_bytes());
+            let sh = lowercase_hash(&s.material);
             let sk = decimal(k as u64, &mut b);
             c.push(check(
                 ["lod[", li, "].section[", sk, "] material hash (djb2-XOR of the lowercased name)"].concat(),
@@ -378,21 +388,24 @@ fn position_format(s: &super::section::Section) -> u8 {
 /// were quantised). Returns the pass and the largest tolerance, shown.
 fn bounds_within(stored: ([f32; 3], [f32; 3]), measured: ([f32; 3], [f32; 3]), formats: &[u8]) -> (bool, String) {
     let mut ok = true;
-    let mut widest = (0.0f32, String::from("exact (f32)"));
+    // The widest tolerance's format and magnitude: its text is made once, at the end.
+    let mut widest: (f32, Option<(u8, f32)>) = (0.0, None);
     for (a, b) in [(stored.0, measured.0), (stored.1, measured.1)] {
         for k in 0..3 {
             let mag = a[k].abs().max(b[k].abs());
-            let (tol, text) = formats
-                .iter()
-                .map(|&f| element_format::precision(f, mag))
-                .fold((0.0f32, String::from("exact (f32)")), |x, y| if y.0 > x.0 { y } else { x });
-            ok &= (a[k] - b[k]).abs() <= tol;
-            if tol > widest.0 {
-                widest = (tol, text);
+            let mut tol = 0.0f32;
+            for &f in formats {
+                let t = element_format::tolerance(f, mag);
+                tol = if t > tol { t } else { tol };
+                if t > widest.0 {
+                    widest = (t, Some((f, mag)));
+                }
             }
+            ok &= (a[k] - b[k]).abs() <= tol;
         }
     }
-    (ok, widest.1)
+    let text = widest.1.map_or_else(|| "exact (f32)".to_string(), |(f, mag)| element_format::precision(f, mag).1);
+    (ok, text)
 }
 
 /// Stored bounds, area and texel density against the decoded geometry, where it is decoded.
@@ -481,5 +494,19 @@ pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails) {
                 "header.bounds_min",
             )
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lowercase_hash_is_the_hash_of_the_lowercased_name() {
+        for name in ["", "Materials/Set3/Mat0", "ABC_xyz-09", "Matériau/ÉTÉ", "İstanbul"] {
+            assert_eq!(lowercase_hash(name), djb2_xor(name.to_lowercase().as_bytes()), "{name}");
+        }
+        // By hand: djb2-XOR of "ab" is (5381 * 33 ^ 'a') * 33 ^ 'b'.
+        assert_eq!(lowercase_hash("AB"), (5381u32.wrapping_mul(33) ^ 0x61).wrapping_mul(33) ^ 0x62);
     }
 }

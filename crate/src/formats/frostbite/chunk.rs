@@ -11,6 +11,7 @@ use super::tangent;
 use crate::error::{Error, Result};
 use crate::mesh::{self, Source};
 use crate::read::Reader;
+use crate::show::decimal;
 use crate::span::{Confidence, Elem, Fields, Region};
 
 /// Which vertex arrays the LOD fills: any section's stored declaration naming the usage.
@@ -64,7 +65,7 @@ pub fn skeleton(l: &Lod) -> mesh::Lod {
             vertex_count: s.vertex_count,
             passes: passes_of(l, k),
             // The section's bone list holds bone indices; their names are not in the MeshSet.
-            bones: s.bones.iter().map(|b| format!("bone {b}")).collect(),
+            bones: s.bones.iter().map(|&b| ["bone ", decimal(b as u64, &mut [0; 20])].concat()).collect(),
             ..Default::default()
         });
         istart = istart.saturating_add(ic);

@@ -74,9 +74,33 @@ pub fn f32_to_half(v: f32) -> u16 {
 /// magnitude `m`: half a step for half floats (the step at that magnitude), one step for
 /// normalised and plain integers, nothing for f32. With the text a person reads.
 pub fn precision(id: u8, m: f32) -> (f32, String) {
-    let step = |s: f64, what: &str| (s as f32, format!("±1 step of {what} ({s:.3e})"));
+    let (tol, step) = step_of(id, m);
+    let text = match step {
+        Step::Exact => "exact (f32)".into(),
+        Step::Half(s) => format!("±0.5 step of f16 at {m} ({s:.3e})"),
+        Step::Of(s, what) => format!("±1 step of {what} ({s:.3e})"),
+    };
+    (tol, text)
+}
+
+/// `precision` without its text.
+pub fn tolerance(id: u8, m: f32) -> f32 {
+    step_of(id, m).0
+}
+
+/// The step a tolerance is made of, for its text.
+enum Step {
+    Exact,
+    /// Half a step of f16 at the magnitude.
+    Half(f64),
+    /// One step of an integer format.
+    Of(f64, &'static str),
+}
+
+fn step_of(id: u8, m: f32) -> (f32, Step) {
+    let step = |s: f64, what| (s as f32, Step::Of(s, what));
     match id {
-        0x01..=0x04 => (0.0, "exact (f32)".into()),
+        0x01..=0x04 => (0.0, Step::Exact),
         0x05..=0x08 => {
             let h = half::f16::from_f32(m.abs());
             let ulp = if h.is_finite() {
@@ -84,7 +108,7 @@ pub fn precision(id: u8, m: f32) -> (f32, String) {
             } else {
                 f64::INFINITY
             };
-            ((ulp / 2.0) as f32, format!("±0.5 step of f16 at {m} ({:.3e})", ulp / 2.0))
+            ((ulp / 2.0) as f32, Step::Half(ulp / 2.0))
         }
         0x0B => step(1.0 / 127.0, "8-bit snorm"),
         0x0D | 0x32 => step(1.0 / 255.0, "8-bit unorm"),
@@ -267,6 +291,9 @@ mod tests {
         assert_eq!(precision(0x0D, 0.3).0, 1.0 / 255.0);
         assert_eq!(precision(0x11, 7.0).0, 1.0);
         assert_eq!(precision(0x08, 1e6).0, f32::INFINITY, "past the largest half");
+        for (id, m) in [(0x08, 100.0), (0x06, -1.5), (0x03, 1.0), (0x15, 0.3), (0x11, 7.0), (0x08, 1e6)] {
+            assert_eq!(tolerance(id, m), precision(id, m).0);
+        }
     }
 
     #[test]
