@@ -90,9 +90,9 @@ fn the_census_decode_gives_the_same_fields_and_errors_without_the_checks() {
         let lean = meshscope::formats::decode_fields(Format::FrostbiteMeshSet, "m.res", &bytes);
         assert!(
             lean.checks.len() < full.checks.len() && lean.facts.is_empty() && !full.facts.is_empty(),
-            "what only a person reads is left out (the pointer checks stay: they find errors)"
+            "what only a person reads is left out (the pointer errors stay, not their checks)"
         );
-        assert!(lean.checks.iter().all(|c| full.checks.contains(c)));
+        assert!(lean.checks.is_empty(), "{:?}", lean.checks);
         assert_eq!(lean.fields.spans, full.fields.spans);
         assert_eq!(lean.fields.records, full.fields.records);
         assert_eq!(lean.fields.regions.len(), full.fields.regions.len());

@@ -323,7 +323,7 @@ pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode
     place.gaps = placement::gaps(bytes, &mut covered);
     m.placement = Some(place);
     m.resmeta_computed = super::writer::resmeta(&m);
-    checks::pointers(&mut d, &m, &ptrs, &fields);
+    checks::pointers(&mut d, &m, &ptrs, &fields, checks);
     inline(&mut d, &mut m, &file, checks);
     if checks {
         checks::records(&mut d, &m);
