@@ -46,7 +46,40 @@ impl Kind {
             Kind::Flags(names) => flag_names(unsigned(b), names).into(),
         }
     }
+
+    /// The kind's code, as the census's plans give a value kept as its kind: 1 to 6, and for
+    /// a list of numbers of `width` bytes, `LIST_CODES + width`. A flags kind, whose names
+    /// table a byte cannot carry, has none; neither has a list of width 0 or over 239.
+    pub fn code(self) -> Option<u8> {
+        Some(match self {
+            Kind::Unsigned => 1,
+            Kind::Signed => 2,
+            Kind::Float => 3,
+            Kind::Floats => 4,
+            Kind::Hex => 5,
+            Kind::Text => 6,
+            Kind::List { width } => LIST_CODES.checked_add(width).filter(|&c| c > LIST_CODES)?,
+            Kind::Flags(_) => return None,
+        })
+    }
+
+    /// The kind of code `code` (`Kind::code`); `None` for codes no kind has, 0 among them.
+    pub fn from_code(code: u8) -> Option<Kind> {
+        Some(match code {
+            1 => Kind::Unsigned,
+            2 => Kind::Signed,
+            3 => Kind::Float,
+            4 => Kind::Floats,
+            5 => Kind::Hex,
+            6 => Kind::Text,
+            c if c > LIST_CODES => Kind::List { width: c - LIST_CODES },
+            _ => return None,
+        })
+    }
 }
+
+/// Where the codes of lists start (`Kind::code`).
+const LIST_CODES: u8 = 16;
 
 /// Up to 8 little-endian bytes as an unsigned number.
 fn unsigned(b: &[u8]) -> u64 {
@@ -249,6 +282,34 @@ pub fn flag_names(value: u64, names: &[(u64, &str)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_but_flags_round_trips_through_its_code() {
+        let kinds = [Kind::Unsigned, Kind::Signed, Kind::Float, Kind::Floats, Kind::Hex, Kind::Text];
+        let lists = (1..=239).map(|width| Kind::List { width });
+        let mut codes = Vec::new();
+        for k in kinds.into_iter().chain(lists) {
+            let c = k.code().unwrap_or_else(|| panic!("{k:?} has a code"));
+            assert_ne!(c, 0, "0 is no kind's code (the plans' VALUE_TEXT)");
+            assert_eq!(Kind::from_code(c), Some(k));
+            codes.push(c);
+        }
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), 6 + 239, "codes are distinct");
+        assert_eq!(Kind::Flags(&[(1, "a")]).code(), None);
+        assert_eq!(Kind::List { width: 0 }.code(), None);
+        assert_eq!(Kind::List { width: 240 }.code(), None);
+        // Every code that gives a kind is that kind's code.
+        for c in 0..=u8::MAX {
+            if let Some(k) = Kind::from_code(c) {
+                assert_eq!(k.code(), Some(c), "code {c}");
+            }
+        }
+        assert_eq!(Kind::from_code(0), None);
+        assert_eq!(Kind::from_code(16), None);
+        assert_eq!(Kind::from_code(7), None);
+    }
 
     #[test]
     fn decimal_writes_every_size_of_number() {

@@ -79,7 +79,7 @@ pub struct ValueStats {
 #[derive(Clone, Copy)]
 pub struct BytesValue<'b> {
     pub kind: Kind,
-    /// The kind's code in plans (`plan::kind_code`), which keys the bytes.
+    /// The kind's code in plans (`show::Kind::code`), which keys the bytes.
     pub code: u8,
     pub bytes: &'b [u8],
     /// Whether the field's type is a flags type (`parse_number`).
@@ -487,7 +487,7 @@ mod tests {
             if i % 3 == 2 {
                 a.add(&text, || parse_number(false, &text), Some(0), || place(file), file);
             } else {
-                let code = crate::census::plan::kind_code(*kind).unwrap();
+                let code = kind.code().unwrap();
                 let v = BytesValue { kind: *kind, code, bytes, flags: false };
                 a.add_bytes(v, Some(0), || place(file), file);
             }

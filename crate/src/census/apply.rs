@@ -4,7 +4,7 @@
 
 use super::accumulate::{parse_number, BytesValue, Entry, EntryKind, Place};
 use super::fold::{fold, join};
-use super::plan::{code_kind, FieldDef, FieldOp, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::plan::{FieldDef, FieldOp, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
 use super::relations::EntryValue;
 use super::walk::{may_own, record_name};
 use super::{Census, EntryIndex, FxMap, KindCache, NewEntry, RecordKind, NO_ENTRY};
@@ -290,7 +290,7 @@ impl Counter<'_> {
                 id => id as usize,
             };
             let (rel, place, e) = (f.at.saturating_sub(lo), file.place(i, f.at), &mut self.tally.entries[id]);
-            let num = match code_kind(f.shown) {
+            let num = match crate::show::Kind::from_code(f.shown) {
                 Some(kind) => {
                     let bytes = file.field_bytes(f);
                     e.add_bytes(

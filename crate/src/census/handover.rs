@@ -5,13 +5,12 @@
 //! little-endian numbers and length-prefixed texts; reading one back checks every count
 //! against the bytes left and every text for UTF-8, and gives the same plan.
 
-use super::plan::{
-    code_kind, Ends, FieldDef, FieldOp, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT, VALUE_TEXT,
-};
+use super::plan::{Ends, FieldDef, FieldOp, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT, VALUE_TEXT};
 use super::{Census, CensusFile, Planner};
 use crate::error::{Error, Result};
 use crate::formats::{Format, FORMATS};
 use crate::read::Reader;
+use crate::show::Kind;
 use crate::span::Confidence;
 use std::collections::VecDeque;
 
@@ -224,7 +223,7 @@ pub fn read_plan(r: &mut Reader, plan: &mut Plan) -> Result<()> {
         flags: c.get(16).is_some_and(|&b| b != 0),
         shown: c.get(17).copied().unwrap_or(VALUE_TEXT),
     }));
-    if let Some(i) = plan.fields.iter().position(|f| f.shown != VALUE_TEXT && code_kind(f.shown).is_none()) {
+    if let Some(i) = plan.fields.iter().position(|f| f.shown != VALUE_TEXT && Kind::from_code(f.shown).is_none()) {
         let at = fields_at + i as u64 * FIELD_BYTES + 17;
         return Err(Error::bad_value(at, "fields.shown", format!("no value kind {}", plan.fields[i].shown)));
     }

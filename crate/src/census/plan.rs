@@ -6,7 +6,6 @@
 //! a worker thread to the counting one (docs/performance.md).
 
 use crate::formats::Format;
-use crate::show::Kind;
 use crate::span::Confidence;
 
 /// A name a planner made an id for, in the order it made them (each list of ids counts from 0
@@ -38,40 +37,9 @@ pub struct FieldDef {
 }
 
 /// How a field's value is given in a plan: as text, or as the kind its bytes in the file
-/// are shown as (`show::Kind`, less the flags kinds, whose names table has no code).
+/// are shown as (`show::Kind::code`; the flags kinds, whose names table has no code, go as
+/// text). No kind has this code.
 pub const VALUE_TEXT: u8 = 0;
-
-/// The code of `kind` in a plan (`None` for a flags kind): 1 to 6, and for a list of
-/// numbers of `width` bytes, `LIST + width`.
-pub fn kind_code(kind: Kind) -> Option<u8> {
-    Some(match kind {
-        Kind::Unsigned => 1,
-        Kind::Signed => 2,
-        Kind::Float => 3,
-        Kind::Floats => 4,
-        Kind::Hex => 5,
-        Kind::Text => 6,
-        Kind::List { width } => LIST.checked_add(width).filter(|&c| c > LIST)?,
-        Kind::Flags(_) => return None,
-    })
-}
-
-/// Where the codes of lists start.
-const LIST: u8 = 16;
-
-/// The kind of code `code`; `None` for `VALUE_TEXT` and codes no kind has.
-pub fn code_kind(code: u8) -> Option<Kind> {
-    Some(match code {
-        1 => Kind::Unsigned,
-        2 => Kind::Signed,
-        3 => Kind::Float,
-        4 => Kind::Floats,
-        5 => Kind::Hex,
-        6 => Kind::Text,
-        c if c > LIST => Kind::List { width: c - LIST },
-        _ => return None,
-    })
-}
 
 /// One field in one record. Its value is the next `value_len` bytes of `Plan::values` as
 /// text (`shown` is `VALUE_TEXT`), or its `value_len` bytes in the file from `at`, shown as
@@ -87,7 +55,7 @@ pub struct FieldOp {
     pub at: u64,
     /// Whether the field's type is a flags type, whose `0x5 (a | c)` text is a number.
     pub flags: bool,
-    /// `VALUE_TEXT`, or the code of the kind the bytes are shown as (`kind_code`).
+    /// `VALUE_TEXT`, or the code of the kind the bytes are shown as (`Kind::code`).
     pub shown: u8,
 }
 
@@ -274,32 +242,5 @@ impl Plan {
         }
         let a = i.checked_sub(1).and_then(|b| self.records.get(b)).map_or(0, |b| b.ends.path);
         out.push_str(self.paths.get(a as usize..r.ends.path as usize).unwrap_or(""));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_kind_but_flags_has_a_code_that_gives_it_back() {
-        let kinds = [Kind::Unsigned, Kind::Signed, Kind::Float, Kind::Floats, Kind::Hex, Kind::Text];
-        let lists = [1, 2, 4, 8, 239].map(|width| Kind::List { width });
-        let mut codes = Vec::new();
-        for k in kinds.into_iter().chain(lists) {
-            let c = kind_code(k).unwrap_or_else(|| panic!("{k:?} has a code"));
-            assert_ne!(c, VALUE_TEXT);
-            assert_eq!(code_kind(c), Some(k));
-            codes.push(c);
-        }
-        codes.sort();
-        codes.dedup();
-        assert_eq!(codes.len(), 11, "codes are distinct");
-        assert_eq!(kind_code(Kind::Flags(&[(1, "a")])), None);
-        assert_eq!(kind_code(Kind::List { width: 0 }), None);
-        assert_eq!(kind_code(Kind::List { width: 240 }), None);
-        assert_eq!(code_kind(VALUE_TEXT), None);
-        assert_eq!(code_kind(16), None);
-        assert_eq!(code_kind(7), None);
     }
 }

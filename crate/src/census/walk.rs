@@ -4,7 +4,7 @@
 use super::accumulate::is_flags;
 use super::cover::{subtract, Cover};
 use super::fold::{fold, join};
-use super::plan::{kind_code, Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
 use crate::shape::{ShapeNode, Texts};
@@ -322,7 +322,7 @@ impl Planner {
             // the node starts elsewhere (two spans of one path), as its text.
             let len = u32::try_from(span.len).ok().filter(|_| span.start == c.start);
             let code = match &span.value {
-                Value::Of(kind) => kind_code(*kind).zip(len),
+                Value::Of(kind) => kind.code().zip(len),
                 Value::Text(_) => None,
             };
             match (&span.value, code) {
