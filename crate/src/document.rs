@@ -224,7 +224,7 @@ impl Document {
     /// companion's redecode.
     pub fn tree_children_json(&self, path: &str, levels: usize) -> String {
         let (shape, texts) = (self.shape(), self.texts());
-        let kids = tree::find(shape, &texts, path).map_or(&[][..], |i| shape.children(shape.node(i)));
+        let kids = shape.find(&texts, path).map_or(&[][..], |i| shape.children(shape.node(i)));
         tree::json_levels(shape, &texts, &self.bytes, kids, levels.max(1))
     }
 

@@ -3,11 +3,7 @@
 //! regions they come from, so a shape copies no string: the census walks it as it is, and
 //! `tree::build` turns it into the page's `Node`s.
 
-use crate::fx::FxMap;
 use crate::span::{Record, Region, Span};
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 /// Where a node's path text lives: a prefix of this span's or region's path.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,6 +78,73 @@ pub struct Shape {
     pub roots: Vec<u32>,
     /// Every node's children, one run per node.
     children: Vec<u32>,
+    index: NodeIndex,
+}
+
+/// Nodes by (parent, name), in open addressing over `name_key`: a slot holds a key and its
+/// node, and a probe passes a slot whose node is another (parent, name) as it passes another
+/// key, so names whose keys clash need nothing of their own.
+#[derive(Debug, Clone, Default)]
+struct NodeIndex {
+    /// A power of two long (or empty), at most half full.
+    slots: Vec<Slot>,
+    used: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    key: u64,
+    /// `NONE` for an empty slot.
+    node: u32,
+}
+
+const EMPTY: Slot = Slot { key: 0, node: NONE };
+
+/// Where a probe for a (parent, name) ended: at its node, or at the empty slot it would take.
+enum Probe {
+    Found(u32),
+    Vacant(usize),
+}
+
+impl NodeIndex {
+    fn with_room(nodes: usize) -> NodeIndex {
+        NodeIndex { slots: vec![EMPTY; (nodes * 2).next_power_of_two().max(16)], used: 0 }
+    }
+
+    /// The probe for `key`, whose node must be `(pid, name)` in `nodes`.
+    fn probe(&self, nodes: &[ShapeNode], texts: &Texts, key: u64, pid: u32, name: &str) -> Option<Probe> {
+        let mask = self.slots.len().checked_sub(1)?;
+        // Keys are multiplied hashes: their high bits are the best mixed.
+        let mut i = (key >> 32) as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s.node == NONE {
+                return Some(Probe::Vacant(i));
+            }
+            if s.key == key && nodes.get(s.node as usize).is_some_and(|n| n.parent == pid && texts.name(n) == name) {
+                return Some(Probe::Found(s.node));
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Puts `node` (of key `key`) in empty slot `at`; doubles the slots when half are used.
+    fn put(&mut self, at: usize, key: u64, node: u32) {
+        self.slots[at] = Slot { key, node };
+        self.used += 1;
+        if self.used * 2 > self.slots.len() {
+            let grown = vec![EMPTY; self.slots.len() * 2];
+            let old = std::mem::replace(&mut self.slots, grown);
+            let mask = self.slots.len() - 1;
+            for s in old.into_iter().filter(|s| s.node != NONE) {
+                let mut i = (s.key >> 32) as usize & mask;
+                while self.slots[i].node != NONE {
+                    i = (i + 1) & mask;
+                }
+                self.slots[i] = s;
+            }
+        }
+    }
 }
 
 /// The texts a shape's nodes point into.
@@ -118,11 +181,7 @@ struct Builder<'a> {
     nodes: Vec<ShapeNode>,
     links: Vec<Links>,
     roots: Vec<u32>,
-    /// `name_key(parent, name)` -> node. A key is checked against the node's parent and name
-    /// when found; the rare node whose key another holds goes in `clash`.
-    by_key: HashMap<u64, u32, BuildHasherDefault<Keyed>>,
-    /// (parent + 1, or 0 at the top; name) -> node, for keys that two names share.
-    clash: FxMap<(u32, &'a str), u32>,
+    index: NodeIndex,
     texts: Texts<'a>,
     /// The previous path's segment ends and nodes: decoders emit the fields of a record
     /// together, so most paths share their parents with the one before and skip the map.
@@ -151,74 +210,30 @@ fn name_key(parent: u32, name: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
-/// The hasher of keys that are hashes already.
-#[derive(Default)]
-struct Keyed(u64);
-
-impl std::hash::Hasher for Keyed {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// How many leading bytes `a` and `b` share, eight at a time.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let word = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap_or_default());
-    let mut n = 0;
-    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        let d = word(x) ^ word(y);
-        if d != 0 {
-            return n + (d.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    n + a[n..].iter().zip(&b[n..]).take_while(|(x, y)| x == y).count()
-}
-
 impl<'a> Builder<'a> {
     fn insert(&mut self, path: &'a str, src: Src, start: u64, end: u64) {
-        // Parents shared with the previous path: whole segments equal up to a dot.
-        let same = common_prefix(path.as_bytes(), self.last_path.as_bytes());
-        let keep = self
-            .last
-            .iter()
-            .take_while(|&&(e, _)| {
-                e < same && path.as_bytes().get(e) == Some(&b'.') && self.last_path.as_bytes().get(e) == Some(&b'.')
-            })
-            .count();
-        self.last.truncate(keep);
+        // Parents shared with the previous path: its deepest segment end after which this
+        // path has a dot and before which the same bytes. Shallower ones then match too, and
+        // the fields of one record, which come together, match at the first try.
+        let (p, q) = (path.as_bytes(), self.last_path.as_bytes());
+        let keep = self.last.iter().rposition(|&(e, _)| p.get(e) == Some(&b'.') && p.get(..e) == q.get(..e));
+        self.last.truncate(keep.map_or(0, |k| k + 1));
         // Enclosing nodes take their extents from their children at the end (`Shape::new`).
         let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
         let mut parent = self.last.last().map(|&(_, i)| i);
         while from <= path.len() {
-            let end_at = path.as_bytes()[from..].iter().position(|&b| b == b'.').map_or(path.len(), |d| from + d);
+            let end_at = memchr::memchr(b'.', &p[from..]).map_or(path.len(), |d| from + d);
             let pid = parent.map_or(0, |p| p + 1);
             let name = &path[from..end_at];
             let last = end_at == path.len();
-            let fresh = self.nodes.len() as u32;
-            let slot = match self.by_key.entry(name_key(pid, name.as_bytes())) {
-                Entry::Vacant(v) => {
-                    v.insert(fresh);
+            let key = name_key(pid, name.as_bytes());
+            let slot = match self.index.probe(&self.nodes, &self.texts, key, pid, name) {
+                Some(Probe::Found(i)) => Some(i),
+                Some(Probe::Vacant(at)) => {
+                    self.index.put(at, key, self.nodes.len() as u32);
                     None
                 }
-                Entry::Occupied(o) => {
-                    let i = *o.get();
-                    let n = &self.nodes[i as usize];
-                    if n.parent == pid && self.texts.name(n) == name {
-                        Some(i)
-                    } else {
-                        // Another (parent, name) holds this key.
-                        Some(*self.clash.entry((pid, name)).or_insert(fresh)).filter(|&c| c != fresh)
-                    }
-                }
+                None => None,
             };
             let idx = match slot {
                 Some(i) => {
@@ -279,13 +294,11 @@ impl Shape {
             nodes: Vec::with_capacity(cap),
             links: Vec::with_capacity(cap),
             roots: Vec::new(),
-            by_key: HashMap::default(),
-            clash: FxMap::default(),
+            index: NodeIndex::with_room(cap),
             texts: Texts { spans, regions },
             last: Vec::new(),
             last_path: "",
         };
-        b.by_key.reserve(spans.len() + spans.len() / 2 + regions.len());
         // Paths longer than u32 offsets can name are not nested (no real path is that long).
         let fits = |p: &str| u32::try_from(p.len()).is_ok();
         for (i, s) in spans.iter().enumerate().filter(|(_, s)| fits(&s.path)) {
@@ -294,8 +307,9 @@ impl Shape {
         for (i, r) in regions.iter().enumerate().filter(|(_, r)| fits(&r.path)) {
             b.insert(&r.path, Src::Region(i as u32), r.start, r.end());
         }
-        let texts = b.texts;
-        let Builder { mut nodes, links, mut roots, by_key, clash, .. } = b;
+        let Builder { nodes, links, roots, index, texts, .. } = b;
+        let mut shape = Shape { nodes, roots, children: Vec::new(), index };
+        let nodes = &mut shape.nodes;
         // A node covers its children, and its content ends where its last field or array
         // does (a field or an array ends where it ends). Children come after their parents in
         // the arena, so one pass from the end carries both up before the parent passes them on.
@@ -311,19 +325,9 @@ impl Shape {
                 p.content_end = p.content_end.max(content_end);
             }
         }
-        let find = |nodes: &[ShapeNode], path: &str| {
-            let mut at: Option<u32> = None;
-            for seg in path.split('.') {
-                let pid = at.map_or(0, |p| p + 1);
-                let i = *by_key.get(&name_key(pid, seg.as_bytes()))?;
-                let n = &nodes[i as usize];
-                at = Some(if n.parent == pid && texts.name(n) == seg { i } else { *clash.get(&(pid, seg))? });
-            }
-            at
-        };
         for r in records {
-            if let Some(i) = find(&nodes, &r.path) {
-                let n = &mut nodes[i as usize];
+            if let Some(i) = shape.find(&texts, &r.path) {
+                let n = &mut shape.nodes[i as usize];
                 if n.is_group() {
                     n.start = r.start;
                     n.end = r.start.saturating_add(r.len);
@@ -332,7 +336,8 @@ impl Shape {
         }
         // Each node's children in one run of `children`. Decoders mostly emit in offset order
         // already; a stable sort of sorted input is linear.
-        let mut children = Vec::with_capacity(nodes.len());
+        let Shape { nodes, roots, children, .. } = &mut shape;
+        children.reserve(nodes.len());
         for i in 0..nodes.len() {
             let at = children.len();
             let mut k = links[i].first;
@@ -348,7 +353,29 @@ impl Shape {
             nodes[i].children_len = (children.len() - at) as u32;
         }
         roots.sort_by_key(|&k| nodes[k as usize].start);
-        Shape { nodes, roots, children }
+        shape
+    }
+
+    /// The node named `name` under `parent` (`None`: at the top).
+    pub fn child(&self, texts: &Texts, parent: Option<u32>, name: &str) -> Option<u32> {
+        let pid = parent.map_or(0, |p| p + 1);
+        match self.index.probe(&self.nodes, texts, name_key(pid, name.as_bytes()), pid, name)? {
+            Probe::Found(i) => Some(i),
+            Probe::Vacant(_) => None,
+        }
+    }
+
+    /// The node whose path is `path`, found segment by segment.
+    pub fn find(&self, texts: &Texts, path: &str) -> Option<u32> {
+        let (mut at, mut from) = (None, 0);
+        loop {
+            let end = memchr::memchr(b'.', &path.as_bytes()[from..]).map_or(path.len(), |d| from + d);
+            at = Some(self.child(texts, at, path.get(from..end)?)?);
+            if end == path.len() {
+                return at;
+            }
+            from = end + 1;
+        }
     }
 
     pub fn node(&self, i: u32) -> &ShapeNode {
@@ -387,21 +414,5 @@ mod tests {
         assert_eq!(shape.node(shape.children(a)[0]).span(), Some(0), "the second a.bb joins the first");
         let y = shape.node(shape.roots[2]);
         assert_eq!(names(shape.children(y)), ["bb"]);
-    }
-
-    #[test]
-    fn common_prefix_counts_shared_bytes() {
-        let cases = [
-            ("", "", 0),
-            ("abc", "abd", 2),
-            ("lod[0].section[1].x", "lod[0].section[1].y", 18),
-            ("abcdefgh", "abcdefgh", 8),
-            ("abcdefghij", "abcdefghik", 9),
-            ("abcdefgh1", "abcdefgh", 8),
-            ("x", "y", 0),
-        ];
-        for (a, b, n) in cases {
-            assert_eq!(super::common_prefix(a.as_bytes(), b.as_bytes()), n, "{a} {b}");
-        }
     }
 }

@@ -176,18 +176,6 @@ pub fn json_levels(shape: &Shape, texts: &Texts, bytes: &[u8], top: &[u32], leve
     out
 }
 
-/// The node whose path is `path`, found from the roots segment by segment.
-pub fn find(shape: &Shape, texts: &Texts, path: &str) -> Option<u32> {
-    let mut level = &shape.roots[..];
-    let mut at = None;
-    for seg in path.split('.') {
-        let i = *level.iter().find(|&&k| texts.name(shape.node(k)) == seg)?;
-        level = shape.children(shape.node(i));
-        at = Some(i);
-    }
-    at
-}
-
 /// A shape node's object up to its children, as `write_head` writes a `Node`'s.
 fn write_shape_head(n: &ShapeNode, texts: &Texts, bytes: &[u8], out: &mut String) {
     let (name, path, start, end) = (texts.name(n), texts.path(n), n.start, n.end);
