@@ -117,6 +117,8 @@ test('the real .ply samples censused together: files, formats and magics counted
   const tabsBefore = await page.locator('#tabs [role=tab]').count();
   await page.locator('.census-place').first().click();
   await page.waitForFunction((n) => document.querySelectorAll('#tabs [role=tab]').length === n + 1, tabsBefore);
+  // The tab appears while the file opens; the place is selected once it is open.
+  await page.waitForFunction(() => { const s = window.meshscope.state; return s.selection?.handle === s.active; });
   const sel = await page.evaluate(() => import('./web/state.js').then((m) => m.state.selection));
   assert.equal(sel.start, magicEntry.values[0].at[0].offset);
   assert.deepEqual(page.errors, []);
