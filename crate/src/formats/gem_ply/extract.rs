@@ -54,6 +54,8 @@ struct Indices {
     at: u64,
     path: String,
     present: bool,
+    /// Every index names a vertex (most files), so a used range needs no test per index.
+    all_name_vertices: bool,
 }
 
 impl Indices {
@@ -167,9 +169,9 @@ fn indices(d: &mut Decode, ply: &Ply, places: &Places, bytes: &[u8], vcount: usi
     let (wide, data) = ply.indices(bytes).unwrap_or((false, &[]));
     let (at, path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
     let values = index_values(data, wide);
-    let ix = Indices { values, wide, at, path, present };
     // The largest index alone tells most files' answer, in a pass that vectorizes.
-    let all_name_vertices = ix.values.iter().copied().max().is_none_or(|m| (m as usize) < vcount);
+    let all_name_vertices = values.iter().copied().max().is_none_or(|m| (m as usize) < vcount);
+    let ix = Indices { values, wide, at, path, present, all_name_vertices };
     let past = |v: &u32| *v as usize >= vcount;
     let first_bad = if all_name_vertices { None } else { ix.values.iter().position(past) };
     let bad = first_bad.map_or(0, |i| ix.values[i..].iter().filter(|v| past(v)).count());
@@ -343,7 +345,7 @@ fn sections(subs: &[Sub], ply: &Ply, v: &Verts, ix: &Indices, skin: &[Name]) -> 
             None if b - a > budget => (0, v.count as u32),
             None => {
                 budget -= b - a;
-                used_range(&ix.values[a..b], v.count)
+                used_range(&ix.values[a..b], v.count, ix.all_name_vertices)
             }
         };
         out.push(Section {
@@ -380,15 +382,20 @@ fn sections(subs: &[Sub], ply: &Ply, v: &Verts, ix: &Indices, skin: &[Name]) -> 
     out
 }
 
-/// The first vertex and the vertex count that `indices` name (only vertices that exist).
-fn used_range(indices: &[u32], vcount: usize) -> (u32, u32) {
-    // Branch-free and in u32 alone, so that the pass vectorizes: an index past the vertices
-    // counts as neither.
+/// The first vertex and the vertex count that `indices` name (only vertices that exist;
+/// `all_exist` says that every index names one).
+fn used_range(indices: &[u32], vcount: usize, all_exist: bool) -> (u32, u32) {
     let (vc, every) = u32::try_from(vcount).map_or((u32::MAX, true), |v| (v, false));
-    let (lo, hi) = indices.iter().fold((u32::MAX, 0u32), |(lo, hi), &i| {
-        let used = every || i < vc;
-        (lo.min(if used { i } else { u32::MAX }), hi.max(if used { i } else { 0 }))
-    });
+    // Plain minimum and maximum vectorize in wasm too; the per-index test does not.
+    let (lo, hi) = if all_exist || every {
+        indices.iter().fold((u32::MAX, 0u32), |(lo, hi), &i| (lo.min(i), hi.max(i)))
+    } else {
+        // Branch-free: an index past the vertices counts as neither.
+        indices.iter().fold((u32::MAX, 0u32), |(lo, hi), &i| {
+            let used = i < vc;
+            (lo.min(if used { i } else { u32::MAX }), hi.max(if used { i } else { 0 }))
+        })
+    };
     if lo == u32::MAX {
         (0, 0)
     } else {
@@ -562,5 +569,21 @@ fn facts(d: &mut Decode, v: &Verts, ix: &Indices, subs: &[Sub], skin: &[Name]) {
     d.facts.push(("submeshes".into(), subs.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(", ")));
     if !skin.is_empty() {
         d.facts.push(("bones".into(), skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", ")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::used_range;
+
+    #[test]
+    fn used_range_skips_indices_past_the_vertices() {
+        assert_eq!(used_range(&[], 10, true), (0, 0));
+        assert_eq!(used_range(&[4, 2, 7, 2], 10, true), (2, 6));
+        // The slow path agrees with the fast one where every index names a vertex...
+        assert_eq!(used_range(&[4, 2, 7, 2], 10, false), (2, 6));
+        // ...and leaves out the ones that do not.
+        assert_eq!(used_range(&[4, 2, 70, 2, 11], 10, false), (2, 3));
+        assert_eq!(used_range(&[40, 20], 10, false), (0, 0));
     }
 }
