@@ -40,6 +40,17 @@ pub(super) fn index_values(data: &[u8], wide: bool) -> Vec<u32> {
     if wide {
         data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
     } else {
-        data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect()
+        // Eight at a time into a fixed array, which vectorizes (widening loads) in wasm too.
+        let mut out = Vec::with_capacity(data.len() / 2);
+        let mut blocks = data.chunks_exact(16);
+        for b in &mut blocks {
+            let mut t = [0u32; 8];
+            for (i, v) in t.iter_mut().enumerate() {
+                *v = u16::from_le_bytes([b[2 * i], b[2 * i + 1]]) as u32;
+            }
+            out.extend_from_slice(&t);
+        }
+        out.extend(blocks.remainder().chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32));
+        out
     }
 }
