@@ -125,15 +125,9 @@ pub fn bounds_of(positions: &[f32]) -> Option<([f32; 3], [f32; 3])> {
     let whole = positions.get(..positions.len() / 3 * 3).filter(|p| !p.is_empty())?;
     // Four points a block, lane k on axis k % 3. A compare and select (which skips NaN, and
     // keeps the first of -0 and +0) vectorizes, in wasm as f32x4.pmin; `f32::min` does not.
-    let mut lo = [f32::INFINITY; 12];
-    let mut hi = [f32::NEG_INFINITY; 12];
+    let (mut lo, mut hi) = ([f32::INFINITY; 12], [f32::NEG_INFINITY; 12]);
     let mut blocks = whole.chunks_exact(12);
-    for b in &mut blocks {
-        for k in 0..12 {
-            lo[k] = if b[k] < lo[k] { b[k] } else { lo[k] };
-            hi[k] = if b[k] > hi[k] { b[k] } else { hi[k] };
-        }
-    }
+    lanes_bounds(&mut blocks, &mut lo, &mut hi);
     for (k, &v) in blocks.remainder().iter().enumerate() {
         lo[k] = if v < lo[k] { v } else { lo[k] };
         hi[k] = if v > hi[k] { v } else { hi[k] };
@@ -151,6 +145,38 @@ pub fn bounds_of(positions: &[f32]) -> Option<([f32; 3], [f32; 3])> {
         }
     }
     Some((min, max))
+}
+
+/// Folds whole blocks of 12 into the lanes' minimum and maximum, by `<` and `>`.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn lanes_bounds(blocks: &mut std::slice::ChunksExact<f32>, lo: &mut [f32; 12], hi: &mut [f32; 12]) {
+    for b in blocks {
+        for k in 0..12 {
+            lo[k] = if b[k] < lo[k] { b[k] } else { lo[k] };
+            hi[k] = if b[k] > hi[k] { b[k] } else { hi[k] };
+        }
+    }
+}
+
+/// The same with wasm's pmin and pmax (`b < a ? b : a`), which LLVM does not find itself.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn lanes_bounds(blocks: &mut std::slice::ChunksExact<f32>, lo: &mut [f32; 12], hi: &mut [f32; 12]) {
+    use core::arch::wasm32::{f32x4, f32x4_extract_lane as lane, f32x4_pmax, f32x4_pmin, v128};
+    let load = |a: &[f32]| f32x4(a[0], a[1], a[2], a[3]);
+    let mut l: [v128; 3] = [load(&lo[..4]), load(&lo[4..8]), load(&lo[8..])];
+    let mut h: [v128; 3] = [load(&hi[..4]), load(&hi[4..8]), load(&hi[8..])];
+    for b in blocks {
+        for g in 0..3 {
+            let v = load(&b[4 * g..]);
+            l[g] = f32x4_pmin(l[g], v);
+            h[g] = f32x4_pmax(h[g], v);
+        }
+    }
+    for g in 0..3 {
+        let unpack = |x: v128| [lane::<0>(x), lane::<1>(x), lane::<2>(x), lane::<3>(x)];
+        lo[4 * g..4 * g + 4].copy_from_slice(&unpack(l[g]));
+        hi[4 * g..4 * g + 4].copy_from_slice(&unpack(h[g]));
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
