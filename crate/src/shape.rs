@@ -4,6 +4,7 @@
 //! `tree::build` turns it into the page's `Node`s.
 
 use crate::span::{Record, Region, Span};
+use hashbrown::hash_table::{Entry, HashTable};
 
 /// Where a node's path text lives: a prefix of this span's or region's path.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,73 +79,8 @@ pub struct Shape {
     pub roots: Vec<u32>,
     /// Every node's children, one run per node.
     children: Vec<u32>,
-    index: NodeIndex,
-}
-
-/// Nodes by (parent, name), in open addressing over `name_key`: a slot holds a key and its
-/// node, and a probe passes a slot whose node is another (parent, name) as it passes another
-/// key, so names whose keys clash need nothing of their own.
-#[derive(Debug, Clone, Default)]
-struct NodeIndex {
-    /// A power of two long (or empty), at most half full.
-    slots: Vec<Slot>,
-    used: usize,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Slot {
-    key: u64,
-    /// `NONE` for an empty slot.
-    node: u32,
-}
-
-const EMPTY: Slot = Slot { key: 0, node: NONE };
-
-/// Where a probe for a (parent, name) ended: at its node, or at the empty slot it would take.
-enum Probe {
-    Found(u32),
-    Vacant(usize),
-}
-
-impl NodeIndex {
-    fn with_room(nodes: usize) -> NodeIndex {
-        NodeIndex { slots: vec![EMPTY; (nodes * 2).next_power_of_two().max(16)], used: 0 }
-    }
-
-    /// The probe for `key`, whose node must be `(pid, name)` in `nodes`.
-    fn probe(&self, nodes: &[ShapeNode], texts: &Texts, key: u64, pid: u32, name: &str) -> Option<Probe> {
-        let mask = self.slots.len().checked_sub(1)?;
-        // Keys are multiplied hashes: their high bits are the best mixed.
-        let mut i = (key >> 32) as usize & mask;
-        loop {
-            let s = self.slots[i];
-            if s.node == NONE {
-                return Some(Probe::Vacant(i));
-            }
-            if s.key == key && nodes.get(s.node as usize).is_some_and(|n| n.parent == pid && texts.name(n) == name) {
-                return Some(Probe::Found(s.node));
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Puts `node` (of key `key`) in empty slot `at`; doubles the slots when half are used.
-    fn put(&mut self, at: usize, key: u64, node: u32) {
-        self.slots[at] = Slot { key, node };
-        self.used += 1;
-        if self.used * 2 > self.slots.len() {
-            let grown = vec![EMPTY; self.slots.len() * 2];
-            let old = std::mem::replace(&mut self.slots, grown);
-            let mask = self.slots.len() - 1;
-            for s in old.into_iter().filter(|s| s.node != NONE) {
-                let mut i = (s.key >> 32) as usize & mask;
-                while self.slots[i].node != NONE {
-                    i = (i + 1) & mask;
-                }
-                self.slots[i] = s;
-            }
-        }
-    }
+    /// Node indices by `name_key(parent, name)`, told apart by the node's parent and name.
+    index: HashTable<u32>,
 }
 
 /// The texts a shape's nodes point into.
@@ -181,7 +117,7 @@ struct Builder<'a> {
     nodes: Vec<ShapeNode>,
     links: Vec<Links>,
     roots: Vec<u32>,
-    index: NodeIndex,
+    index: HashTable<u32>,
     texts: Texts<'a>,
     /// The previous path's segment ends and nodes: decoders emit the fields of a record
     /// together, so most paths share their parents with the one before and skip the map.
@@ -192,7 +128,7 @@ struct Builder<'a> {
 /// A 64-bit key of (parent, name), mixed enough to be a hash: the name eight bytes at a time.
 fn name_key(parent: u32, name: &[u8]) -> u64 {
     // The library's own tests use a key that names of one length share, so that their trees
-    // go through `clash` all the time.
+    // tell nodes apart by parent and name all the time.
     if cfg!(test) {
         return parent as u64 ^ (name.len() as u64) << 32;
     }
@@ -208,6 +144,16 @@ fn name_key(parent: u32, name: &[u8]) -> u64 {
         h = mix(h, crate::fx::tail_word(rest));
     }
     h ^ (h >> 29)
+}
+
+/// Whether node `i` is `name` under `pid` (the parent's index + 1).
+fn is_node(nodes: &[ShapeNode], texts: &Texts, i: u32, pid: u32, name: &str) -> bool {
+    nodes.get(i as usize).is_some_and(|n| n.parent == pid && texts.name(n) == name)
+}
+
+/// Node `i`'s `name_key`, as it was entered with (the index's hash when it grows).
+fn node_key(nodes: &[ShapeNode], texts: &Texts, i: u32) -> u64 {
+    nodes.get(i as usize).map_or(0, |n| name_key(n.parent, texts.name(n).as_bytes()))
 }
 
 impl<'a> Builder<'a> {
@@ -226,14 +172,17 @@ impl<'a> Builder<'a> {
             let pid = parent.map_or(0, |p| p + 1);
             let name = &path[from..end_at];
             let last = end_at == path.len();
-            let key = name_key(pid, name.as_bytes());
-            let slot = match self.index.probe(&self.nodes, &self.texts, key, pid, name) {
-                Some(Probe::Found(i)) => Some(i),
-                Some(Probe::Vacant(at)) => {
-                    self.index.put(at, key, self.nodes.len() as u32);
+            let (nodes, texts) = (&self.nodes, &self.texts);
+            let slot = match self.index.entry(
+                name_key(pid, name.as_bytes()),
+                |&i| is_node(nodes, texts, i, pid, name),
+                |&i| node_key(nodes, texts, i),
+            ) {
+                Entry::Occupied(o) => Some(*o.get()),
+                Entry::Vacant(v) => {
+                    v.insert(nodes.len() as u32);
                     None
                 }
-                None => None,
             };
             let idx = match slot {
                 Some(i) => {
@@ -294,7 +243,7 @@ impl Shape {
             nodes: Vec::with_capacity(cap),
             links: Vec::with_capacity(cap),
             roots: Vec::new(),
-            index: NodeIndex::with_room(cap),
+            index: HashTable::with_capacity(cap),
             texts: Texts { spans, regions },
             last: Vec::new(),
             last_path: "",
@@ -359,10 +308,7 @@ impl Shape {
     /// The node named `name` under `parent` (`None`: at the top).
     pub fn child(&self, texts: &Texts, parent: Option<u32>, name: &str) -> Option<u32> {
         let pid = parent.map_or(0, |p| p + 1);
-        match self.index.probe(&self.nodes, texts, name_key(pid, name.as_bytes()), pid, name)? {
-            Probe::Found(i) => Some(i),
-            Probe::Vacant(_) => None,
-        }
+        self.index.find(name_key(pid, name.as_bytes()), |&i| is_node(&self.nodes, texts, i, pid, name)).copied()
     }
 
     /// The node whose path is `path`, found segment by segment.
@@ -414,5 +360,38 @@ mod tests {
         assert_eq!(shape.node(shape.children(a)[0]).span(), Some(0), "the second a.bb joins the first");
         let y = shape.node(shape.roots[2]);
         assert_eq!(names(shape.children(y)), ["bb"]);
+    }
+
+    #[test]
+    fn every_node_is_found_by_its_path_after_the_index_grows() {
+        let mut f = Fields::default();
+        // One span a path of many segments: far more nodes than the index is sized for.
+        let paths: Vec<String> = (0..40).map(|i| format!("r{}.a.b{}.c.d{i}.e.f.g", i % 3, i % 7)).collect();
+        for (at, p) in paths.iter().enumerate() {
+            f.add(at as u64, 1, p, "u8", "0", Confidence::Proven, "");
+        }
+        let shape = Shape::new(&f.spans, &f.regions, &f.records);
+        let t = Texts { spans: &f.spans, regions: &f.regions };
+        // 208 nodes, where the index has room for 112 (60 asked): counted from the paths. prefixes.
+        let mut prefixes: Vec<&str> = Vec::new();
+        for p in &paths {
+            prefixes.extend(p.match_indices('.').map(|(e, _)| &p[..e]).chain([p.as_str()]));
+        }
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        assert_eq!(shape.nodes.len(), prefixes.len());
+        for (i, n) in shape.nodes.iter().enumerate() {
+            assert_eq!(shape.find(&t, t.path(n)), Some(i as u32), "{}", t.path(n));
+        }
+        for p in &paths {
+            assert_eq!(
+                shape.find(&t, p).and_then(|i| shape.node(i).span()),
+                t.spans.iter().position(|s| &s.path == p).map(|k| k as u32)
+            );
+        }
+        assert_eq!(shape.find(&t, "r0.a.b0.c.d99"), None);
+        assert_eq!(shape.find(&t, "r0.x"), None);
+        assert_eq!(shape.child(&t, None, "r3"), None);
+        assert_eq!(shape.find(&Texts { spans: &[], regions: &[] }, "r0"), None, "no texts, no node");
     }
 }
