@@ -56,8 +56,15 @@ async function readIntoWasm(file, progress, name = file.name, preview = true) {
   }
 }
 
+/** The summary: JSON from wasm, parsed here (objects built from wasm value by value cost
+ *  several times more); `summary` itself where the JSON cannot hold it (NaN bounds). */
+function summaryOf(handle) {
+  const text = api.summary_json(handle);
+  return text === undefined ? api.summary(handle) : JSON.parse(text);
+}
+
 function opened(handle, timings = {}) {
-  return { handle, summary: api.summary(handle), timings };
+  return { handle, summary: summaryOf(handle), timings };
 }
 
 /** Requests beyond the wasm functions; each gets the request's context (worker-protocol.js). */
@@ -112,6 +119,9 @@ const methods = {
     const t0 = performance.now();
     for (let i = 0; i < n; i++) api[method](...args);
     return (performance.now() - t0) / n;
+  },
+  summary(ctx, handle) {
+    return summaryOf(handle);
   },
   /** The structure tree: one JSON string from wasm, parsed here (much faster than objects built from wasm). */
   tree(ctx, handle) {
