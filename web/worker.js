@@ -120,6 +120,7 @@ const methods = {
     for (let i = 0; i < n; i++) api[method](...args);
     return (performance.now() - t0) / n;
   },
+  /** The summary of `handle`, as `summaryOf` gets it. */
   summary(ctx, handle) {
     return summaryOf(handle);
   },

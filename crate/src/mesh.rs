@@ -123,8 +123,9 @@ impl Lod {
 /// one. NaN is skipped, as `f32::min` skips it; an axis that holds only NaN is NaN.
 pub fn bounds_of(positions: &[f32]) -> Option<([f32; 3], [f32; 3])> {
     let whole = positions.get(..positions.len() / 3 * 3).filter(|p| !p.is_empty())?;
-    // Four points a block, lane k on axis k % 3. A compare and select (which skips NaN, and
-    // keeps the first of -0 and +0) vectorizes, in wasm as f32x4.pmin; `f32::min` does not.
+    // Four points a block, lane k on axis k % 3. A compare and select (which skips NaN; which
+    // of -0 and +0 it keeps is unspecified, as with `f32::min`) vectorizes, in wasm as
+    // f32x4.pmin; `f32::min` does not.
     let (mut lo, mut hi) = ([f32::INFINITY; 12], [f32::NEG_INFINITY; 12]);
     let mut blocks = whole.chunks_exact(12);
     lanes_bounds(&mut blocks, &mut lo, &mut hi);
