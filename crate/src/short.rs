@@ -28,6 +28,9 @@ pub type PathText = Inline<62>;
 
 impl<const N: usize> Inline<N> {
     /// The parts joined, written in place when they fit.
+    // Kept out of line: inlined at every call site it made the wasm 17 KB larger for under 2 %
+    // fewer instructions natively.
+    #[inline(never)]
     pub fn concat(parts: &[&str]) -> Self {
         let n: usize = parts.iter().map(|p| p.len()).sum();
         if n > N || n > u8::MAX as usize {

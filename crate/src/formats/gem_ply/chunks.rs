@@ -7,6 +7,7 @@ use super::{submesh, Buf, Chunk, Magic, Parsed, VENDOR};
 use crate::error::{Error, Result};
 use crate::field::{show_hex_cut, show_text};
 use crate::read::Reader;
+use crate::short::PathText;
 use crate::span::{Confidence, Elem, Fields, Kind, Region};
 
 const P: Confidence = Confidence::Proven;
@@ -21,8 +22,8 @@ pub fn known_id(b: &[u8], _magic: Magic) -> Option<&'static str> {
 
 /// A name: u8 length, then that many bytes (spec "string8"; every sample agrees).
 pub fn name(f: &mut Fields, r: &mut Reader, path: &str, conf: Confidence, note: &'static str) -> Result<Vec<u8>> {
-    let n: u8 = f.read(r, format!("{path}.length"), conf, note)?;
-    let text_path = format!("{path}.text");
+    let n: u8 = f.read(r, PathText::concat(&[path, ".length"]), conf, note)?;
+    let text_path = PathText::concat(&[path, ".text"]);
     let start = r.offset();
     let b = r.bytes(n as usize).map_err(|e| e.at_path(&text_path))?;
     if n > 0 {
@@ -66,7 +67,7 @@ fn cut(p: &mut Parsed, e: Option<Error>) {
 /// Reads one chunk whose id `id` is at the cursor; `path` names it.
 pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) -> Result<Chunk> {
     let chunk_at = r.offset();
-    p.fields.fourcc(r, format!("{path}.id"), P, VENDOR)?;
+    p.fields.fourcc(r, PathText::concat(&[path, ".id"]), P, VENDOR)?;
     Ok(match id {
         "INDX" | "IND4" => read_indices(p, r, id == "IND4", path)?,
         "VERT" => read_vert(p, r, path)?,
@@ -76,15 +77,15 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
             p.places.bnds.get_or_insert(r.offset());
             let f = &mut p.fields;
             Chunk::Bnds {
-                min: f.read(r, format!("{path}.min"), P, VENDOR)?,
-                max: f.read(r, format!("{path}.max"), P, VENDOR)?,
+                min: f.read(r, PathText::concat(&[path, ".min"]), P, VENDOR)?,
+                max: f.read(r, PathText::concat(&[path, ".max"]), P, VENDOR)?,
             }
         }
         "ADJA" => read_adja(p, r, path)?,
         "SHDW" => {
             let n = face_count(&mut p.fields, &mut p.places.face_counts, r, path)?;
             let e = elem(1, "", "u8", "vendor description: 1 casts shadows, 0 does not", fmt::shadow);
-            Chunk::Shdw(array(p, r, n, 1, &format!("{path}.shadow_infos"), e).to_vec())
+            Chunk::Shdw(array(p, r, n, 1, &PathText::concat(&[path, ".shadow_infos"]), e).to_vec())
         }
         "MROR" => Chunk::Mror,
         "MARK" => read_mark(p, r, path)?,
@@ -99,13 +100,13 @@ pub fn read_chunk(p: &mut Parsed, r: &mut Reader, id: &'static str, path: &str) 
 
 /// `INDX` (u16) or `IND4` (u32): a count, then the indices.
 fn read_indices(p: &mut Parsed, r: &mut Reader, wide: bool, path: &str) -> Result<Chunk> {
-    let n = count_i32(&mut p.fields, r, &format!("{path}.index_count"), P, VENDOR)?;
+    let n = count_i32(&mut p.fields, r, &PathText::concat(&[path, ".index_count"]), P, VENDOR)?;
     let (w, ty) = if wide { (4, "u32") } else { (2, "u16") };
     let at = r.offset();
-    let ip = format!("{path}.indices");
+    let ip = PathText::concat(&[path, ".indices"]);
     let b = array(p, r, n, w, &ip, elem(w, "", ty, VENDOR, fmt::uint));
     if p.places.index_data.is_none() {
-        p.places.index_data = Some((at, ip));
+        p.places.index_data = Some((at, ip.into()));
     }
     Ok(Chunk::Indices { wide, data: Buf::File { start: at as usize, len: b.len() } })
 }
@@ -114,13 +115,13 @@ fn read_indices(p: &mut Parsed, r: &mut Reader, wide: bool, path: &str) -> Resul
 /// (the region is recorded after the chunk loop, `extract`).
 fn read_vert(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
     let f = &mut p.fields;
-    let count = count_i32(f, r, &format!("{path}.vertex_count"), P, VENDOR)?;
-    let size: u16 = f.read(r, format!("{path}.vertex_size"), P, VENDOR)?;
+    let count = count_i32(f, r, &PathText::concat(&[path, ".vertex_count"]), P, VENDOR)?;
+    let size: u16 = f.read(r, PathText::concat(&[path, ".vertex_size"]), P, VENDOR)?;
     const NAMES: [(u64, &str); 3] = [(1, "full color"), (2, "optimized order"), (4, "color verified")];
     let note = "vendor description: without full color, colors are doubled after loading";
-    let flags: u16 = f.flags(r, format!("{path}.vertex_flags"), &NAMES, P, note)?;
+    let flags: u16 = f.flags(r, PathText::concat(&[path, ".vertex_flags"]), &NAMES, P, note)?;
     let at = r.offset();
-    let t = f.elements(r, count as u64, size as u64, &format!("{path}.vertices"));
+    let t = f.elements(r, count as u64, size as u64, &PathText::concat(&[path, ".vertices"]));
     let len = t.bytes.len();
     cut(p, t.cut);
     if p.places.vert_data.is_none() {
@@ -149,12 +150,12 @@ fn read_infg(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
             *v = f.read(r, format!("{path}.{field}[{i}]"), P, VENDOR)?;
         }
     }
-    let cp = format!("{path}.face_count");
+    let cp = PathText::concat(&[path, ".face_count"]);
     let at = r.offset();
-    let n: u32 = f.read(r, &cp, P, VENDOR)?;
-    p.places.face_counts.push((cp, at, n as u64));
+    let n: u32 = f.read(r, cp.clone(), P, VENDOR)?;
+    p.places.face_counts.push((cp.into(), at, n as u64));
     let e = elem(2, "", "u16 submesh:15 invalid:1", VENDOR, fmt::grid_face);
-    let b = array(p, r, n, 2, &format!("{path}.faces"), e);
+    let b = array(p, r, n, 2, &PathText::concat(&[path, ".faces"]), e);
     let faces = b.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
     Ok(Chunk::InfG { start: xy[0], end: xy[1], faces })
 }
@@ -163,15 +164,15 @@ fn read_infg(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
 fn read_adja(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
     let n = face_count(&mut p.fields, &mut p.places.face_counts, r, path)?;
     let e = elem(6, "neighbours", "u16[3]", "vendor description: 0xFFFF = no neighbour", fmt::neighbours);
-    let b = array(p, r, n, 6, &format!("{path}.adjacencies"), e);
+    let b = array(p, r, n, 6, &PathText::concat(&[path, ".adjacencies"]), e);
     let u16_at = |c: &[u8], k: usize| u16::from_le_bytes([c[2 * k], c[2 * k + 1]]);
     Ok(Chunk::Adja(b.chunks_exact(6).map(|c| [u16_at(c, 0), u16_at(c, 1), u16_at(c, 2)]).collect()))
 }
 
 /// `MARK`: a byte count, then that many bytes.
 fn read_mark(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
-    let n: u32 = p.fields.read(r, format!("{path}.mark_size"), P, VENDOR)?;
-    let mp = format!("{path}.marks");
+    let n: u32 = p.fields.read(r, PathText::concat(&[path, ".mark_size"]), P, VENDOR)?;
+    let mp = PathText::concat(&[path, ".marks"]);
     let at = r.offset();
     let t = p.fields.elements(r, n as u64, 1, &mp);
     if !t.bytes.is_empty() {
@@ -186,8 +187,8 @@ fn read_mark(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Chunk> {
 
 /// `SKIN`: a bone count, then the bone names.
 fn read_skin(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Chunk> {
-    let cp = format!("{path}.bone_count");
-    let n: u32 = f.read(r, &cp, P, VENDOR)?;
+    let cp = PathText::concat(&[path, ".bone_count"]);
+    let n: u32 = f.read(r, cp.clone(), P, VENDOR)?;
     // Each name takes at least its length byte.
     r.check_count(n as u64, 1, &cp)?;
     let mut names = Vec::with_capacity(n as usize);
@@ -198,9 +199,9 @@ fn read_skin(f: &mut Fields, r: &mut Reader, path: &str) -> Result<Chunk> {
 }
 /// A per-face chunk's face count (ADJA, SHDW), kept for the check that it equals the triangles.
 fn face_count(f: &mut Fields, counts: &mut Vec<(String, u64, u64)>, r: &mut Reader, path: &str) -> Result<u32> {
-    let cp = format!("{path}.face_count");
+    let cp = PathText::concat(&[path, ".face_count"]);
     let at = r.offset();
     let n = count_i32(f, r, &cp, P, VENDOR)?;
-    counts.push((cp, at, n as u64));
+    counts.push((cp.into(), at, n as u64));
     Ok(n)
 }

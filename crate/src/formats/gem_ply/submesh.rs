@@ -6,6 +6,8 @@ use super::{Element, MeshChunk, Parsed, Sbm1, SubPlace, SubmAs2, SubmGem3, Tag, 
 use crate::error::Result;
 use crate::field::{show_text, FieldType};
 use crate::read::Reader;
+use crate::short::PathText;
+use crate::show::decimal;
 use crate::span::{Confidence, Fields};
 
 const P: Confidence = Confidence::Proven;
@@ -120,7 +122,7 @@ pub fn type_usage_name(v: u8) -> String {
 
 fn bone_map(f: &mut Fields, r: &mut Reader, path: &str, size_name: &str) -> Result<Vec<u8>> {
     let n: u8 = f.read(r, format!("{path}.{size_name}"), P, VENDOR)?;
-    let mp = format!("{path}.bone_map");
+    let mp = PathText::concat(&[path, ".bone_map"]);
     let start = r.offset();
     let b = r.bytes(n as usize).map_err(|e| e.at_path(&mp))?;
     if n > 0 {
@@ -139,19 +141,19 @@ fn bone_map(f: &mut Fields, r: &mut Reader, path: &str, size_name: &str) -> Resu
 
 pub fn read_mesh(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<MeshChunk> {
     let f = &mut p.fields;
-    let mut m = MeshChunk { fvf: f.read(r, format!("{path}.fvf"), P, VENDOR)?, ..Default::default() };
+    let mut m = MeshChunk { fvf: f.read(r, PathText::concat(&[path, ".fvf"]), P, VENDOR)?, ..Default::default() };
     if let Some(s) = f.spans.last_mut() {
         s.ty = "u32 flags".into();
         s.value = fvf_names(m.fvf).into();
         s.note = "vendor description (0x1000: Direct3D last-blend-value-is-u8[4]-indices, observed in gun2.ply)".into();
     }
     (m.face_start, m.face_count) = faces(f, &mut p.places.subs, r, path)?;
-    m.flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
+    m.flags = f.flags(r, PathText::concat(&[path, ".mesh_flags"]), &MESH_FLAGS, P, VENDOR)?;
     if m.flags & 0x200 != 0 {
-        m.specular = Some(f.read(r, format!("{path}.specular_color"), P, VENDOR)?);
+        m.specular = Some(f.read(r, PathText::concat(&[path, ".specular_color"]), P, VENDOR)?);
     }
     if m.flags & 0x400 != 0 {
-        m.material = Some(name(f, r, &format!("{path}.material_name"), P, VENDOR)?);
+        m.material = Some(name(f, r, &PathText::concat(&[path, ".material_name"]), P, VENDOR)?);
     } else {
         let uv_sets = (m.fvf >> 8) & 0xf;
         let names: &[&str] = if m.flags & 0x300 != 0 {
@@ -191,7 +193,7 @@ struct List<'a> {
 
 /// One item's path and its first byte.
 struct Lead {
-    path: String,
+    path: PathText,
     byte: u8,
 }
 
@@ -199,23 +201,24 @@ struct Lead {
 /// `{path}.{list}_end`), else the item's path and the byte, recorded as its `field`.
 fn list_lead(f: &mut Fields, r: &mut Reader, l: &List, i: usize) -> Result<Option<Lead>> {
     let (path, list, field) = (l.path, l.list, l.field);
-    let item = format!("{path}.{list}[{i}]");
+    let item = PathText::concat(&[path, ".", list, "[", decimal(i as u64, &mut [0; 20]), "]"]);
+    let field_path = PathText::concat(&[&item, ".", field]);
     let at = r.offset();
-    let b = r.u8().map_err(|e| e.at_path(&format!("{item}.{field}")))?;
+    let b = r.u8().map_err(|e| e.at_path(&field_path))?;
     if b == 0xff {
-        f.add(at, 1, format!("{path}.{list}_end"), "u8", "0xff (end of list)", l.confidence, l.note);
+        f.add(at, 1, PathText::concat(&[path, ".", list, "_end"]), "u8", "0xff (end of list)", l.confidence, l.note);
         return Ok(None);
     }
-    f.add(at, 1, format!("{item}.{field}"), "u8", (l.show)(b), l.confidence, l.note);
+    f.add(at, 1, field_path, "u8", (l.show)(b), l.confidence, l.note);
     Ok(Some(Lead { path: item, byte: b }))
 }
 
 /// A submesh's face_start and face_count; where the count is is kept for the check that the
 /// submeshes cover the triangles.
 fn faces<T: FieldType>(f: &mut Fields, subs: &mut Vec<SubPlace>, r: &mut Reader, path: &str) -> Result<(T, T)> {
-    let start = f.read(r, format!("{path}.face_start"), P, VENDOR)?;
+    let start = f.read(r, PathText::concat(&[path, ".face_start"]), P, VENDOR)?;
     let at = r.offset();
-    let count = f.read(r, format!("{path}.face_count"), P, VENDOR)?;
+    let count = f.read(r, PathText::concat(&[path, ".face_count"]), P, VENDOR)?;
     subs.push(SubPlace { path: path.into(), face_count_at: at });
     Ok((start, count))
 }
@@ -238,17 +241,17 @@ fn elements_and_tags(
     let element_list = list("vertex_elements", "type_usage", type_usage_name);
     let mut elements = Vec::new();
     while let Some(Lead { path: ep, byte: tu }) = list_lead(f, r, &element_list, elements.len())? {
-        let usage_index = f.read(r, format!("{ep}.usage_index"), conf, note)?;
-        let stream = f.read(r, format!("{ep}.stream_index"), conf, note)?;
+        let usage_index = f.read(r, PathText::concat(&[ep.as_str(), ".usage_index"]), conf, note)?;
+        let stream = f.read(r, PathText::concat(&[ep.as_str(), ".stream_index"]), conf, note)?;
         elements.push(Element { type_usage: tu, usage_index, stream });
     }
     let mut tags = Vec::new();
     let tag_list = list("tags", "tag_index", |t| t.to_string());
     while let Some(Lead { path: tp, byte: tag_index }) = list_lead(f, r, &tag_list, tags.len())? {
         let at = r.offset();
-        let id: u32 = r.u32().map_err(|e| e.at_path(&format!("{tp}.tag_chunk")))?;
+        let id: u32 = r.u32().map_err(|e| e.at_path(&PathText::concat(&[tp.as_str(), ".tag_chunk"])))?;
         let shown = format!("0x{id:08x} (\"{}\")", show_text(&id.to_le_bytes()));
-        f.add(at, 4, format!("{tp}.tag_chunk"), "u32", shown, conf, note);
+        f.add(at, 4, PathText::concat(&[tp.as_str(), ".tag_chunk"]), "u32", shown, conf, note);
         tags.push(Tag { tag_index, tag_chunk: id });
     }
     Ok(ElementsAndTags { elements, tags })
@@ -258,27 +261,29 @@ pub fn read_sbm1(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<Sbm1> {
     let f = &mut p.fields;
     let ElementsAndTags { elements, tags } = elements_and_tags(f, r, path, P, VENDOR)?;
     let (face_start, face_count) = faces(f, &mut p.places.subs, r, path)?;
-    let flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
-    let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
+    let flags = f.flags(r, PathText::concat(&[path, ".mesh_flags"]), &MESH_FLAGS, P, VENDOR)?;
+    let material = name(f, r, &PathText::concat(&[path, ".material_name"]), P, VENDOR)?;
     Ok(Sbm1 { elements, tags, face_start, face_count, flags, material })
 }
 
 pub fn read_subm_gem3(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmGem3> {
     let f = &mut p.fields;
-    let mut s =
-        SubmGem3 { vertex_format: f.read(r, format!("{path}.vertex_format"), P, VENDOR)?, ..Default::default() };
+    let mut s = SubmGem3 {
+        vertex_format: f.read(r, PathText::concat(&[path, ".vertex_format"]), P, VENDOR)?,
+        ..Default::default()
+    };
     if let Some(sp) = f.spans.last_mut() {
         sp.ty = "u16 flags".into();
         sp.value = vertex_format_names(s.vertex_format).into();
     }
     (s.face_start, s.face_count) = faces(f, &mut p.places.subs, r, path)?;
-    s.vertex_start = f.read(r, format!("{path}.vertex_start"), P, VENDOR)?;
-    s.vertex_count = f.read(r, format!("{path}.vertex_count"), P, VENDOR)?;
-    s.flags = f.flags(r, format!("{path}.mesh_flags"), &GEM3_FLAGS, P, VENDOR)?;
+    s.vertex_start = f.read(r, PathText::concat(&[path, ".vertex_start"]), P, VENDOR)?;
+    s.vertex_count = f.read(r, PathText::concat(&[path, ".vertex_count"]), P, VENDOR)?;
+    s.flags = f.flags(r, PathText::concat(&[path, ".mesh_flags"]), &GEM3_FLAGS, P, VENDOR)?;
     if s.flags & 0x2 != 0 {
         s.bone_map = Some(bone_map(f, r, path, "bone_count")?);
     }
-    s.material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
+    s.material = name(f, r, &PathText::concat(&[path, ".material_name"]), P, VENDOR)?;
     Ok(s)
 }
 
@@ -294,7 +299,7 @@ pub fn read_subm_as2(p: &mut Parsed, r: &mut Reader, path: &str) -> Result<SubmA
 vertex count here (vertex start and count?)";
     let u0 = f.read(r, format!("{path}.unknown[0]"), Confidence::Unknown, note)?;
     let u1 = f.read(r, format!("{path}.unknown[1]"), Confidence::Unknown, note)?;
-    let flags = f.flags(r, format!("{path}.mesh_flags"), &MESH_FLAGS, P, VENDOR)?;
-    let material = name(f, r, &format!("{path}.material_name"), P, VENDOR)?;
+    let flags = f.flags(r, PathText::concat(&[path, ".mesh_flags"]), &MESH_FLAGS, P, VENDOR)?;
+    let material = name(f, r, &PathText::concat(&[path, ".material_name"]), P, VENDOR)?;
     Ok(SubmAs2 { elements, tags, face_start, face_count, unknown: [u0, u1], flags, material })
 }

@@ -4,7 +4,7 @@
 use super::format as fmt;
 use super::submesh::{TYPE_NAMES, USAGE_NAMES};
 use super::{Column, Element, Values, VENDOR};
-use crate::span::{Confidence, Elem, Region};
+use crate::span::{Confidence, Elem, Region, Text};
 
 /// What a vertex field means for the mesh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,15 +46,23 @@ impl Kind {
         }
     }
 
-    fn ty(self) -> String {
+    fn ty(self) -> Text {
+        // The element kinds the description lists are one to four values: a table of those.
+        const F32: [&str; 5] = ["f32[0]", "f32[1]", "f32[2]", "f32[3]", "f32[4]"];
+        const U8: [&str; 5] = ["u8[0]", "u8[1]", "u8[2]", "u8[3]", "u8[4]"];
+        const UNORM8: [&str; 5] = ["unorm8[0]", "unorm8[1]", "unorm8[2]", "unorm8[3]", "unorm8[4]"];
+        let table = |t: &[&'static str; 5], n: u32, kind: &str| match t.get(n as usize) {
+            Some(s) => Text::Borrowed(s),
+            None => Text::Owned(format!("{kind}[{n}]")),
+        };
         match self {
-            Kind::F32(n) => format!("f32[{n}]"),
-            Kind::U8(n) => format!("u8[{n}]"),
-            Kind::Unorm8(n) => format!("unorm8[{n}]"),
+            Kind::F32(n) => table(&F32, n.into(), "f32"),
+            Kind::U8(n) => table(&U8, n.into(), "u8"),
+            Kind::Raw(n) => table(&U8, n, "u8"),
+            Kind::Unorm8(n) => table(&UNORM8, n.into(), "unorm8"),
             Kind::Color => "u8[4] rgba".into(),
             Kind::Short2 => "i16[2]".into(),
             Kind::Half4 => "f16[4]".into(),
-            Kind::Raw(n) => format!("u8[{n}]"),
         }
     }
 
@@ -432,7 +440,7 @@ indices with fvf 0x1000); the vendor description says uint8 weights; no sample s
                     offset: e.offset as u64,
                     len: e.kind.size() as u64,
                     name: e.name.clone(),
-                    ty: e.kind.ty().into(),
+                    ty: e.kind.ty(),
                     confidence: e.confidence,
                     note: e.note.clone().into(),
                     format: e.kind.format(e.sem),
