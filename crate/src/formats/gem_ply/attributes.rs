@@ -9,8 +9,8 @@
 use super::vertex::{Kind, Layout, Sem, VElem};
 use crate::mesh::Lod;
 
-/// One field of every vertex as `W` values a vertex: the field's values (at most four, as
-/// `Kind::values` gives them) over `init`, whose other values stay. A field that does not
+/// One field of every vertex as `W` values a vertex: the field's values (at most four,
+/// `Kind::value_count`) over `init`, whose other values stay. A field that does not
 /// lie inside the stride gives `init` for every vertex.
 struct Field<'a> {
     data: &'a [u8],
@@ -30,12 +30,7 @@ impl Field<'_> {
             dst.chunks_exact_mut(W).for_each(|d| d.copy_from_slice(&init[..W]));
             return 0;
         }
-        let given = match e.kind {
-            Kind::F32(n) | Kind::U8(n) | Kind::Unorm8(n) => n.min(4) as usize,
-            Kind::Half4 | Kind::Color => 4,
-            Kind::Short2 => 2,
-            Kind::Raw(_) => 0,
-        };
+        let given = e.kind.value_count();
         let le4 = |b: &[u8], i: usize| f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]);
         let le2 = |b: &[u8], i: usize| [b[2 * i], b[2 * i + 1]];
         match e.kind {

@@ -165,8 +165,9 @@ fn position_only(stride: usize) -> Layout {
 
 /// The indices of the first index chunk; every one must name a vertex.
 fn indices(d: &mut Decode, ply: &Ply, places: &Places, bytes: &[u8], vcount: usize) -> Indices {
-    let present = ply.indices(bytes).is_some();
-    let (wide, data) = ply.indices(bytes).unwrap_or((false, &[]));
+    let found = ply.indices(bytes);
+    let present = found.is_some();
+    let (wide, data) = found.unwrap_or((false, &[]));
     let (at, path) = places.index_data.clone().unwrap_or((0, "INDX.indices".into()));
     let values = index_values(data, wide);
     // The largest index alone tells most files' answer, in a pass that vectorizes.

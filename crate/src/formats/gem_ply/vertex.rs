@@ -137,43 +137,14 @@ impl Kind {
         }
     }
 
-    /// The field as floats (at most four); returns how many.
-    pub fn values(self, b: &[u8], out: &mut [f32; 4]) -> usize {
-        let mut n = 0;
+    /// How many values (at most four) the field gives a vertex.
+    pub fn value_count(self) -> usize {
         match self {
-            Kind::F32(_) => {
-                for c in b.chunks_exact(4).take(4) {
-                    out[n] = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    n += 1;
-                }
-            }
-            Kind::Half4 => {
-                for c in b.chunks_exact(2).take(4) {
-                    out[n] = half::f16::from_le_bytes([c[0], c[1]]).to_f32();
-                    n += 1;
-                }
-            }
-            Kind::Short2 => {
-                for c in b.chunks_exact(2).take(2) {
-                    out[n] = i16::from_le_bytes([c[0], c[1]]) as f32;
-                    n += 1;
-                }
-            }
-            Kind::U8(_) => {
-                for &x in b.iter().take(4) {
-                    out[n] = x as f32;
-                    n += 1;
-                }
-            }
-            Kind::Unorm8(_) | Kind::Color => {
-                for &x in b.iter().take(4) {
-                    out[n] = x as f32 / 255.0;
-                    n += 1;
-                }
-            }
-            Kind::Raw(_) => {}
+            Kind::F32(n) | Kind::U8(n) | Kind::Unorm8(n) => n.min(4) as usize,
+            Kind::Half4 | Kind::Color => 4,
+            Kind::Short2 => 2,
+            Kind::Raw(_) => 0,
         }
-        n
     }
 }
 
