@@ -165,3 +165,33 @@ fn the_samples_show_as_recorded() {
         check("samples", opened("samples", samples));
     }
 }
+
+/// The census panel's report of `files`, as JSON (the page asks for up to 1,000 values an
+/// entry), hashed.
+fn census_digest(files: Vec<(String, Vec<u8>)>) -> String {
+    let mut c = meshscope::census::Census::new();
+    for (name, bytes) in files {
+        c.add_file(&name, bytes);
+    }
+    let mut h = Hashing(Sha256::new());
+    serde_json::to_writer(&mut h, &c.report(1000)).expect("serializable");
+    h.0.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn the_census_of_builder_files_reports_as_recorded() {
+    let mut now = BTreeMap::new();
+    // Enough MeshSets that the commonest values of some entries pass the census's cap.
+    now.insert("census/meshsets-1500".to_string(), census_digest(sets::meshsets(1500)));
+    now.insert("census/plys-40".to_string(), census_digest(sets::plys(40)));
+    check("census", now);
+}
+
+#[test]
+fn the_census_of_the_samples_reports_as_recorded() {
+    if let Some(samples) = common::gem_ply_samples() {
+        let repeated: Vec<_> =
+            (0..3).flat_map(|k| samples.iter().map(move |(n, b)| (format!("{k}/{n}"), b.clone()))).collect();
+        check("samples-census", BTreeMap::from([("samples-census/x3".to_string(), census_digest(repeated))]));
+    }
+}
