@@ -146,6 +146,26 @@ fn name_key(parent: u32, name: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// Where the path segment starting at `from` ends: at the next dot, or the path's end.
+/// Eight bytes at a time: segments are a few bytes, shorter than a vector searcher's set-up.
+fn segment_end(path: &[u8], from: usize) -> usize {
+    let Some(rest) = path.get(from..) else { return path.len() };
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const DOTS: u64 = ONES * b'.' as u64;
+    let mut words = rest.chunks_exact(8);
+    let mut at = from;
+    for w in &mut words {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or_default()) ^ DOTS;
+        // The lowest byte of `x` that is zero, if any (the classic has-zero-byte test).
+        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+        if zero != 0 {
+            return at + (zero.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    words.remainder().iter().position(|&b| b == b'.').map_or(path.len(), |d| at + d)
+}
+
 /// Whether node `i` is `name` under `pid` (the parent's index + 1).
 fn is_node(nodes: &[ShapeNode], texts: &Texts, i: u32, pid: u32, name: &str) -> bool {
     nodes.get(i as usize).is_some_and(|n| n.parent == pid && texts.name(n) == name)
@@ -168,7 +188,7 @@ impl<'a> Builder<'a> {
         let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
         let mut parent = self.last.last().map(|&(_, i)| i);
         while from <= path.len() {
-            let end_at = memchr::memchr(b'.', &p[from..]).map_or(path.len(), |d| from + d);
+            let end_at = segment_end(p, from);
             let pid = parent.map_or(0, |p| p + 1);
             let name = &path[from..end_at];
             let last = end_at == path.len();
@@ -315,7 +335,7 @@ impl Shape {
     pub fn find(&self, texts: &Texts, path: &str) -> Option<u32> {
         let (mut at, mut from) = (None, 0);
         loop {
-            let end = memchr::memchr(b'.', &path.as_bytes()[from..]).map_or(path.len(), |d| from + d);
+            let end = segment_end(path.as_bytes(), from);
             at = Some(self.child(texts, at, path.get(from..end)?)?);
             if end == path.len() {
                 return at;
@@ -338,6 +358,38 @@ impl Shape {
 mod tests {
     use super::*;
     use crate::span::{Confidence, Fields};
+
+    #[test]
+    fn a_segment_ends_at_the_first_dot_from_its_start_or_at_the_end() {
+        // Dots at every place in and across the eight-byte words, multi-byte characters
+        // beside them, and starts past the end.
+        let paths = [
+            "",
+            ".",
+            "a",
+            "abcdefgh",
+            "abcdefg.",
+            "abcdefgh.",
+            "abcdefghi.j",
+            "é.ü",
+            "lod[0].section[12].vertex_count",
+        ];
+        let mut all: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+        for n in 0..20 {
+            for d in 0..n {
+                let mut p: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+                p[d] = b'.';
+                all.push(String::from_utf8(p).unwrap());
+            }
+        }
+        for p in &all {
+            let b = p.as_bytes();
+            for from in 0..=b.len() + 2 {
+                let naive = b.get(from..).and_then(|r| r.iter().position(|&c| c == b'.')).map_or(b.len(), |d| from + d);
+                assert_eq!(segment_end(b, from), naive, "{p:?} from {from}");
+            }
+        }
+    }
 
     #[test]
     fn names_that_share_a_key_are_told_apart() {
