@@ -181,7 +181,7 @@ fn census_digest(files: Vec<(String, Vec<u8>)>) -> String {
 #[test]
 fn the_census_of_builder_files_reports_as_recorded() {
     let mut now = BTreeMap::new();
-    // Enough MeshSets that the commonest values of some entries pass the census's cap.
+    // Enough MeshSets that some entries hold more distinct values than the census keeps (1,024).
     now.insert("census/meshsets-1500".to_string(), census_digest(sets::meshsets(1500)));
     now.insert("census/plys-40".to_string(), census_digest(sets::plys(40)));
     check("census", now);
