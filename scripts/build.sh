@@ -11,8 +11,8 @@ setup_toolchain
 setup_bindgen
 
 say "cargo build (wasm32, release)"
-env "${WASM_ENV[@]}" CARGO_TARGET_DIR="$ROOT/target/wasm" "${WASM_CARGO[@]}" build -q --lib --release \
-  --target wasm32-unknown-unknown "${WASM_FLAGS[@]}" -p meshscope >&2
+env "${WASM_ENV[@]}" CARGO_TARGET_DIR="$ROOT/target/wasm" "${WASM_CARGO[@]}" rustc -q --lib --release \
+  --crate-type cdylib --target wasm32-unknown-unknown "${WASM_FLAGS[@]}" -p meshscope >&2
 
 WASM="$ROOT/target/wasm/wasm32-unknown-unknown/release/meshscope.wasm"
 # wasm-opt runs on rustc's output, before wasm-bindgen: Debian's binaryen 108 rewrites the
