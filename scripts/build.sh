@@ -10,7 +10,7 @@ cd "$ROOT"
 setup_toolchain
 setup_bindgen
 
-say "cargo build (wasm32, release)"
+say "cargo rustc (wasm32 cdylib, release)"
 env "${WASM_ENV[@]}" CARGO_TARGET_DIR="$ROOT/target/wasm" "${WASM_CARGO[@]}" rustc -q --lib --release \
   --crate-type cdylib --target wasm32-unknown-unknown "${WASM_FLAGS[@]}" -p meshscope >&2
 

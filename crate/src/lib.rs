@@ -21,6 +21,7 @@ pub mod short;
 pub mod show;
 pub mod span;
 pub mod tree;
+mod words;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -150,16 +150,12 @@ fn name_key(parent: u32, name: &[u8]) -> u64 {
 /// Eight bytes at a time: segments are a few bytes, shorter than a vector searcher's set-up.
 fn segment_end(path: &[u8], from: usize) -> usize {
     let Some(rest) = path.get(from..) else { return path.len() };
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const DOTS: u64 = ONES * b'.' as u64;
     let mut words = rest.chunks_exact(8);
     let mut at = from;
     for w in &mut words {
-        let x = u64::from_le_bytes(w.try_into().unwrap_or_default()) ^ DOTS;
-        // The lowest byte of `x` that is zero, if any (the classic has-zero-byte test).
-        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
-        if zero != 0 {
-            return at + (zero.trailing_zeros() / 8) as usize;
+        let dot = crate::words::equal(crate::words::word(w), b'.');
+        if dot != 0 {
+            return at + crate::words::first_marked(dot);
         }
         at += 8;
     }

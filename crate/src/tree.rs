@@ -320,14 +320,11 @@ fn escaped(b: u8) -> bool {
 /// `memchr` finds up to three given bytes, not a range (the control bytes), and a scan of one
 /// byte at a time was slower on the tree's JSON (docs/performance.md).
 fn first_escape(b: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // The high bit of a byte is set for some byte below `n` (n <= 128) when there is one.
-    let below = |w: u64, n: u8| w.wrapping_sub(ONES * n as u64) & !w & HIGH;
+    use crate::words::{below, equal, word};
     let mut words = b.chunks_exact(8);
     for (k, c) in (&mut words).enumerate() {
-        let w = u64::from_le_bytes(c.try_into().unwrap_or_default());
-        if below(w, 0x20) | below(w ^ (ONES * b'"' as u64), 1) | below(w ^ (ONES * b'\\' as u64), 1) != 0 {
+        let w = word(c);
+        if below(w, 0x20) | equal(w, b'"') | equal(w, b'\\') != 0 {
             if let Some(i) = c.iter().position(|&x| escaped(x)) {
                 return Some(k * 8 + i);
             }
