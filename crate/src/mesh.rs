@@ -1,6 +1,7 @@
 //! The neutral mesh every format decodes into: LODs of sections over typed vertex arrays.
 //! Arrays are flat (`positions` is x, y, z, x, y, z, ...) so they cross to JS as typed arrays.
 
+use crate::short::{PathText, Short};
 use serde::Serialize;
 
 /// Where a run of elements lives in the bytes: for picking a triangle or vertex into the hex view.
@@ -25,10 +26,11 @@ pub struct Section {
     pub two_sided: bool,
     /// Mirrored meshes flip the winding when drawn.
     pub mirrored: bool,
-    /// Bone names the section's joint indices resolve to (empty for rigid meshes).
-    pub bones: Vec<String>,
+    /// Bone names the section's joint indices resolve to (empty for rigid meshes); `Short`
+    /// so that a MeshSet's `bone N` names are not an allocation each.
+    pub bones: Vec<Short>,
     /// Render passes drawing this section (MeshSet section lists), empty when not known.
-    pub passes: Vec<String>,
+    pub passes: Vec<Short>,
     /// Where the section's first vertex and first index are stored.
     pub vertex_source: Option<Source>,
     pub index_source: Option<Source>,
@@ -42,7 +44,7 @@ pub struct Section {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct StoredBox {
     /// Field path of the stored minimum (e.g. `header.bounds_min`, `BNDS.min`).
-    pub path: String,
+    pub path: PathText,
     pub min: [f32; 3],
     pub max: [f32; 3],
 }
@@ -53,7 +55,7 @@ pub struct BoneBox {
     /// The bone id the box belongs to (a bounded bone id, else the bone's index).
     pub bone: u32,
     /// The bone's name when stored, else `bone N` as in `Section::bones`.
-    pub name: String,
+    pub name: Short,
     #[serde(flatten)]
     pub bounds: StoredBox,
 }

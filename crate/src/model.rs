@@ -7,7 +7,8 @@
 
 use crate::error::Error;
 use crate::mesh::{self, Mesh};
-use crate::span::{Fields, Span};
+use crate::short::{PathText, Short};
+use crate::span::{Fields, Span, Text};
 use serde::Serialize;
 use std::any::Any;
 
@@ -85,13 +86,15 @@ impl std::fmt::Debug for Details {
 /// A check a decoder ran: a stored value against one it measured or recomputed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Check {
-    pub name: String,
+    /// Mostly a literal of the decoder, borrowed then.
+    pub name: Text,
     pub passed: bool,
-    pub stored: String,
-    pub measured: String,
+    /// The values as shown: a count or a hash fits a `Short` without an allocation.
+    pub stored: Short,
+    pub measured: Short,
     /// Where the stored value is, for a link to the bytes.
     pub offset: Option<u64>,
-    pub path: String,
+    pub path: PathText,
     /// What the check rests on: a failed `Description` check means the file contradicts
     /// the format's description; a failed `Guess` only that a guess of ours does not hold.
     pub basis: Basis,

@@ -24,7 +24,7 @@ fn details(doc: &Document) -> &MeshSetDetails {
 }
 
 fn names(checks: &[Check]) -> Vec<&str> {
-    checks.iter().map(|c| c.name.as_str()).collect()
+    checks.iter().map(|c| &*c.name).collect()
 }
 
 #[test]

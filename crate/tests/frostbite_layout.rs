@@ -495,7 +495,7 @@ fn check_relaid(b: &Built, o: Relay) -> Vec<u8> {
     assert!(doc.errors.is_empty(), "{name} {o:?}: {:?}", doc.errors);
     let desc: Vec<String> = failed(&doc).into_iter().filter(|c| c.contains("(Description)")).collect();
     assert!(desc.is_empty(), "{name} {o:?}: {desc:?}");
-    let guesses: Vec<&str> = doc.checks.iter().filter(|c| !c.passed).map(|c| c.name.as_str()).collect();
+    let guesses: Vec<&str> = doc.checks.iter().filter(|c| !c.passed).map(|c| &*c.name).collect();
     assert_eq!(guesses, departures(&m, o), "{name} {o:?}");
     assert_eq!(doc.rewrite().unwrap().unwrap(), bytes, "{name} {o:?}");
     // The decoded mesh is the same as the game-laid one's.

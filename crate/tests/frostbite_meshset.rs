@@ -160,7 +160,7 @@ fn passes_and_measures() {
     let b = build(&rigid());
     let (doc, _) = open_built(&b, "crate.res");
     let lod = &doc.mesh.lods[0];
-    let passes: Vec<Vec<String>> = lod.sections.iter().map(|s| s.passes.clone()).collect();
+    let passes: Vec<Vec<&str>> = lod.sections.iter().map(|s| s.passes.iter().map(|p| p.as_str()).collect()).collect();
     assert_eq!(passes[0], ["main", "depth", "shadow"]);
     assert_eq!(passes[1], ["decals"]);
     assert_eq!(passes[2], ["shadow"]);
@@ -199,7 +199,7 @@ fn a_changed_stored_value_fails_its_check() {
     m.header.name_hash ^= 1;
     b.resource = meshscope::formats::frostbite::write_meshset(&m).unwrap();
     let (doc, _) = open_built(&b, "crate.res");
-    let failed: Vec<&str> = doc.checks.iter().filter(|c| !c.passed).map(|c| c.name.as_str()).collect();
+    let failed: Vec<&str> = doc.checks.iter().filter(|c| !c.passed).map(|c| &*c.name).collect();
     assert_eq!(failed.len(), 3, "{failed:?}");
     assert!(failed.iter().any(|n| n.contains("lod[0].section[0] surface area")));
     assert!(failed.iter().any(|n| n.starts_with("name hash")));

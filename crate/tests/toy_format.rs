@@ -36,8 +36,8 @@ fn read(d: &mut Decode, r: &mut Reader) -> Result<()> {
     d.checks.push(Check {
         name: "items fit in the file".into(),
         passed: fit.is_ok(),
-        stored: count.to_string(),
-        measured: (r.remaining() / 4).to_string(),
+        stored: count.to_string().into(),
+        measured: (r.remaining() / 4).to_string().into(),
         offset: Some(4),
         path: "header.count".into(),
         basis: Basis::Description,

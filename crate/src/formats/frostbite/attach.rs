@@ -55,12 +55,12 @@ fn guid_check(m: &MeshSetDetails, li: usize, name: &str, lod_guid: &[u8; 16]) ->
     let g = guid::from_name(name)?;
     let field = guid_field(m, li);
     Some(Check {
-        name: format!("attached chunk's GUID is lod[{li}]'s"),
+        name: format!("attached chunk's GUID is lod[{li}]'s").into(),
         passed: &g == lod_guid,
-        stored: format!("lod[{li}] names chunk {}", guid::text(lod_guid)),
-        measured: format!("{name} is chunk {}", guid::text(&g)),
+        stored: format!("lod[{li}] names chunk {}", guid::text(lod_guid)).into(),
+        measured: format!("{name} is chunk {}", guid::text(&g)).into(),
         offset: Some(field.offset),
-        path: field.path,
+        path: field.path.into(),
         basis: Basis::Description,
         tolerance: String::new(),
     })
@@ -138,8 +138,8 @@ fn attach_resmeta(parent: &Parent, name: &str, bytes: &[u8]) -> Result<Attachmen
     checks.push(Check {
         name: "resource metadata {table offset, table bytes, trailing bytes, 0}".into(),
         passed: v == c,
-        stored: format!("{v:?}"),
-        measured: format!("{c:?}"),
+        stored: format!("{v:?}").into(),
+        measured: format!("{c:?}").into(),
         offset: None,
         path: "relocation".into(),
         basis: Basis::Description,

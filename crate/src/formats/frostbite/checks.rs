@@ -7,15 +7,17 @@ use super::measures::{ratio, RATIO_TOLERANCE};
 use super::{placement, MeshSetDetails};
 use crate::djb2_xor;
 use crate::model::{Basis, Check, Decode};
+use crate::short::{PathText, Short};
 use crate::show::{decimal, hex2};
+use crate::span::Text;
 
 fn check(
-    name: impl Into<String>,
+    name: impl Into<Text>,
     passed: bool,
-    stored: impl Into<String>,
-    measured: impl Into<String>,
+    stored: impl Into<Short>,
+    measured: impl Into<Short>,
     offset: Option<u64>,
-    path: impl Into<String>,
+    path: impl Into<PathText>,
 ) -> Check {
     Check {
         name: name.into(),
@@ -29,7 +31,7 @@ fn check(
     }
 }
 
-fn guess(name: impl Into<String>, passed: bool, stored: impl Into<String>, measured: impl Into<String>) -> Check {
+fn guess(name: impl Into<Text>, passed: bool, stored: impl Into<Short>, measured: impl Into<Short>) -> Check {
     Check { basis: Basis::Guess, ..check(name, passed, stored, measured, None, "relocation") }
 }
 
@@ -159,7 +161,7 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     c.push(guess(
         "relocation table in the game's order",
         first.is_none(),
-        "per LOD: sections, section names and bone lists, lists, names, bones; then the header's".to_string(),
+        Short::from_static("per LOD: sections, section names and bone lists, lists, names, bones; then the header's"),
         first.map_or("the game's order".into(), |k| {
             format!("entry {k} is {}, the game's is {}", field(&a[k]), field(&b[k]))
         }),
@@ -172,7 +174,7 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     c.push(guess(
         "empty section lists point where they would start (not null)",
         null_empty.is_empty(),
-        "every list has a pointer".to_string(),
+        Short::from_static("every list has a pointer"),
         format!("null: {}", show(&null_empty)),
     ));
     let mut apart = Vec::new();
@@ -191,13 +193,13 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     c.push(guess(
         "section lists one after another, every LOD's (one 16-byte alignment after the last)",
         apart.is_empty(),
-        "LOD 0's five lists, then LOD 1's, ...".to_string(),
+        Short::from_static("LOD 0's five lists, then LOD 1's, ..."),
         format!("not right after the list before: {}", show(&apart)),
     ));
     c.push(guess(
         "name parts point into their names",
         p.copies.is_empty(),
-        "the game's name-part pointers name bytes of the name".to_string(),
+        Short::from_static("the game's name-part pointers name bytes of the name"),
         format!("{} name parts stored apart", p.copies.len()),
     ));
     let (g, gt) = placement::game(m);
@@ -249,13 +251,11 @@ fn sec_at(m: &MeshSetDetails, i: usize, k: usize, off: u64) -> Option<u64> {
 }
 
 /// `0x` and eight hex digits, as `{:#010x}` shows a hash.
-fn hex8(v: u32) -> String {
-    let mut s = String::with_capacity(10);
-    s.push_str("0x");
-    for b in v.to_be_bytes() {
-        s.push_str(hex2(b, &mut [0; 2]));
-    }
-    s
+fn hex8(v: u32) -> Short {
+    let [a, b, c, d] = v.to_be_bytes();
+    let mut x = [[0; 2]; 4];
+    let [p, q, r, s] = &mut x;
+    Short::concat(&["0x", hex2(a, p), hex2(b, q), hex2(c, r), hex2(d, s)])
 }
 
 /// djb2-XOR of `name` lowercased; an ASCII name (every stock one) is lowercased byte by
@@ -293,7 +293,7 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
             hex8(l.name_hash),
             hex8(lh),
             at,
-            ["lod[", li, "].name_hash"].concat(),
+            PathText::concat(&["lod[", li, "].name_hash"]),
         ));
         for (k, s) in l.sections.iter().enumerate() {
             let sh = lowercase_hash(&s.material);
@@ -304,7 +304,7 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
                 hex8(s.material_hash),
                 hex8(sh),
                 sec_at(m, i, k, 0x144),
-                ["lod[", li, "].section[", sk, "].material_name_hash"].concat(),
+                PathText::concat(&["lod[", li, "].section[", sk, "].material_name_hash"]),
             ));
         }
     }

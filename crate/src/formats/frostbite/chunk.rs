@@ -11,6 +11,7 @@ use super::tangent;
 use crate::error::{Error, Result};
 use crate::mesh::{self, Source};
 use crate::read::Reader;
+use crate::short::Short;
 use crate::show::decimal;
 use crate::span::{Confidence, Elem, Fields, Region};
 
@@ -65,7 +66,7 @@ pub fn skeleton(l: &Lod) -> mesh::Lod {
             vertex_count: s.vertex_count,
             passes: passes_of(l, k),
             // The section's bone list holds bone indices; their names are not in the MeshSet.
-            bones: s.bones.iter().map(|&b| ["bone ", decimal(b as u64, &mut [0; 20])].concat()).collect(),
+            bones: s.bones.iter().map(|&b| Short::concat(&["bone ", decimal(b as u64, &mut [0; 20])])).collect(),
             ..Default::default()
         });
         istart = istart.saturating_add(ic);
@@ -75,8 +76,8 @@ pub fn skeleton(l: &Lod) -> mesh::Lod {
 }
 
 /// The passes whose lists hold section `k`.
-pub fn passes_of(l: &Lod, k: usize) -> Vec<String> {
-    (0..5).filter(|&p| l.lists[p].iter().any(|&x| x as usize == k)).map(|p| PASSES[p].to_string()).collect()
+pub fn passes_of(l: &Lod, k: usize) -> Vec<Short> {
+    (0..5).filter(|&p| l.lists[p].iter().any(|&x| x as usize == k)).map(|p| Short::from_static(PASSES[p])).collect()
 }
 
 /// A LOD's records and the geometry its sections are decoded from.

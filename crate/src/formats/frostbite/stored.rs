@@ -5,6 +5,7 @@
 use super::header::Header;
 use super::lod::Lod;
 use crate::mesh::{self, BoneBox, StoredBox};
+use crate::short::{PathText, Short};
 use crate::show::decimal;
 
 fn xyz(v: &[f32; 4]) -> [f32; 3] {
@@ -21,9 +22,9 @@ pub fn bone_boxes(h: &Header) -> Vec<BoneBox> {
             let bone = if h.bone_ids.is_empty() { j as u32 } else { h.bone_ids.get(j).map_or(j as u32, |&b| b as u32) };
             BoneBox {
                 bone,
-                name: ["bone ", decimal(bone as u64, &mut [0; 20])].concat(),
+                name: Short::concat(&["bone ", decimal(bone as u64, &mut [0; 20])]),
                 bounds: StoredBox {
-                    path: ["pool.bone_bounds[", decimal(j as u64, &mut [0; 20]), "]"].concat(),
+                    path: PathText::concat(&["pool.bone_bounds[", decimal(j as u64, &mut [0; 20]), "]"]),
                     min: [v[0], v[1], v[2]],
                     max: [v[4], v[5], v[6]],
                 },
@@ -42,7 +43,7 @@ pub fn fill(out: &mut mesh::Lod, h: &Header, l: &Lod, li: usize) {
     let lod = decimal(li as u64, &mut a);
     for (k, (sec, s)) in out.sections.iter_mut().zip(&l.sections).enumerate() {
         sec.stored_bounds = Some(StoredBox {
-            path: ["lod[", lod, "].section[", decimal(k as u64, &mut [0; 20]), "].bounds_min"].concat(),
+            path: PathText::concat(&["lod[", lod, "].section[", decimal(k as u64, &mut [0; 20]), "].bounds_min"]),
             min: xyz(&s.bounds_min),
             max: xyz(&s.bounds_max),
         });
@@ -108,7 +109,7 @@ mod tests {
                 assert_eq!(
                     got.bounds,
                     StoredBox {
-                        path: format!("pool.bone_bounds[{j}]"),
+                        path: format!("pool.bone_bounds[{j}]").into(),
                         min: [w[0], w[1], w[2]],
                         max: [w[4], w[5], w[6]]
                     }
@@ -126,7 +127,8 @@ mod tests {
         b.details.header.bone_ids = vec![5, 7, 9];
         let bytes = writer::write(&b.details).expect("writes");
         let doc = crate::open("x.res", bytes);
-        let bones: Vec<(u32, String)> = doc.mesh.lods[0].bone_bounds.iter().map(|x| (x.bone, x.name.clone())).collect();
+        let bones: Vec<(u32, String)> =
+            doc.mesh.lods[0].bone_bounds.iter().map(|x| (x.bone, x.name.to_string())).collect();
         assert_eq!(bones, [(5, "bone 5".to_string()), (7, "bone 7".into()), (9, "bone 9".into())]);
         assert_eq!(doc.mesh.lods[0].bone_bounds[1].bounds.min, [-0.5, 1.5, -0.5]);
     }

@@ -10,15 +10,22 @@ use crate::error::Error;
 use crate::formats::Details;
 use crate::mesh::{bounds_of, Grid, Lod, Mesh, Section, Source, StoredBox};
 use crate::model::{Basis, Check, Decode};
-use crate::span::Confidence;
+use crate::span::{Confidence, Text};
 
 /// A check against the description, stored and measured equal.
-fn check(name: &str, passed: bool, stored: String, measured: String, offset: Option<u64>, path: &str) -> Check {
+fn check(
+    name: impl Into<Text>,
+    passed: bool,
+    stored: String,
+    measured: String,
+    offset: Option<u64>,
+    path: &str,
+) -> Check {
     Check {
         name: name.into(),
         passed,
-        stored,
-        measured,
+        stored: stored.into(),
+        measured: measured.into(),
         offset,
         path: path.into(),
         basis: Basis::Description,
@@ -223,7 +230,7 @@ fn face_checks(d: &mut Decode, subs: &[Sub], places: &Places, tris: usize) {
     }
     for (path, at, n) in &places.face_counts {
         d.checks.push(check(
-            &format!("{path} = triangles"),
+            format!("{path} = triangles"),
             *n == tris as u64,
             n.to_string(),
             tris.to_string(),
@@ -265,7 +272,7 @@ fn bone_map_checks(d: &mut Decode, subs: &[Sub], skin: &[Name]) {
         if let Some(map) = &s.bone_map {
             let worst = map.iter().copied().max().unwrap_or(0);
             d.checks.push(check(
-                &format!("{}.bone_map names SKIN bones", s.path),
+                format!("{}.bone_map names SKIN bones", s.path),
                 worst as usize <= skin.len(),
                 format!("largest entry {worst}"),
                 format!("{} SKIN bones", skin.len()),
@@ -357,7 +364,7 @@ fn sections(subs: &[Sub], ply: &Ply, v: &Verts, ix: &Indices, skin: &[Name]) -> 
             vertex_count: vc,
             two_sided: s.two_sided,
             mirrored: mirrored_file || s.mirrored,
-            bones: s.bone_map.iter().flatten().map(|&g| bone_name(g, skin)).collect(),
+            bones: s.bone_map.iter().flatten().map(|&g| bone_name(g, skin).into()).collect(),
             passes: Vec::new(),
             vertex_source: v.present.then_some(Source {
                 file: 0,
