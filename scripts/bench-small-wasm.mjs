@@ -117,5 +117,5 @@ if (!existsSync(dir)) {
   console.error('no target/bench-small: run cargo run --release --example bench_small first');
   process.exit(1);
 }
-// SETS=meshsets,ply picks sets; all three by default.
-for (const set of (process.env.SETS ?? 'meshsets,ply,samples').split(',')) report(set);
+// SETS=meshsets,ply picks sets; all four by default.
+for (const set of (process.env.SETS ?? 'meshsets,meshsets-2k,ply,samples').split(',')) report(set);

@@ -71,6 +71,18 @@ pub fn meshsets(n: u32) -> Vec<(String, Vec<u8>)> {
     (0..n).map(|i| (format!("mesh{i:05}.MeshSet"), meshset(i, &mut rng))).collect()
 }
 
+/// `n` one-LOD MeshSet resources of 1.5 to 2.5 KB (the stock size issue #21 measures),
+/// the first such of the files `meshsets` makes, named as there.
+pub fn small_meshsets(n: usize) -> Vec<(String, Vec<u8>)> {
+    let mut rng = Rng(SEED);
+    (0..)
+        .map(|i| (i, meshset_built(i, &mut rng)))
+        .filter(|(_, b)| b.details.lods.len() == 1 && (1500..=2500).contains(&b.resource.len()))
+        .map(|(i, b)| (format!("mesh{i:05}.MeshSet"), b.resource))
+        .take(n)
+        .collect()
+}
+
 /// A landscape-like `.ply` of about `target_bytes`: BPLY, AS2 `SUBM`, 44-byte vertices,
 /// `IND4`; about 70% of the bytes in vertices, the rest in indices.
 pub fn landscape(target_bytes: usize) -> Vec<u8> {
