@@ -254,12 +254,25 @@ fn level_unions(spans: &[Span], limit: u64) -> [u64; 4] {
     totals
 }
 
+/// Sorts `spans` stably by (start, len), exactly as `sort_by_key` would, but sorts only from
+/// the first span the out-of-order ones reach back to: the decoders record their spans in
+/// order but for a tail (a MeshSet's pool), and a sort of the whole list allocated scratch
+/// room for all of it (docs/performance.md).
+fn sort_spans(spans: &mut [Span]) {
+    let key = |s: &Span| (s.start, s.len);
+    let Some(first) = spans.windows(2).position(|w| key(&w[1]) < key(&w[0])) else { return };
+    let (sorted, rest) = spans.split_at(first + 1);
+    let Some(low) = rest.iter().map(key).min() else { return };
+    // Spans up to `low` are in place: no later span sorts before them, and a later one equal
+    // to `low` stays after them, as a stable sort keeps it.
+    let from = sorted.partition_point(|s| key(s) <= low);
+    spans[from..].sort_by_key(key);
+}
+
 impl SpanMap {
     /// Indexes `spans` in the order of a stable sort by (start, len).
     pub fn new(mut spans: Vec<Span>, regions: Vec<Region>) -> Self {
-        // The decoders record their spans mostly in this order: the stable sort finds the
-        // runs and merges them, faster than sorting keys and permuting (docs/performance.md).
-        spans.sort_by_key(|s| (s.start, s.len));
+        sort_spans(&mut spans);
         let mut m = 0;
         let max_end = spans
             .iter()
@@ -470,6 +483,32 @@ mod tests {
         let w = m.window(0, 9, &bytes);
         assert_eq!(w.len(), 3);
         assert!(m.at(10, &bytes).is_none(), "bytes 10..12 are a gap in the element");
+    }
+
+    #[test]
+    fn spans_sort_as_a_stable_sort_of_the_whole_list_does() {
+        // Lists in order but for a tail, with ties, as decoders record them, and shuffled ones.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for case in 0..400 {
+            let n = next(60) as usize;
+            let mut f = Fields::default();
+            for i in 0..n {
+                let start = if case % 2 == 0 && i < n / 2 { i as u64 * 4 } else { next(n as u64 * 4 + 1) };
+                f.add(start, next(3), format!("s{i}"), "u8", "", Confidence::Proven, "");
+            }
+            let mut want = f.spans.clone();
+            want.sort_by_key(|s| (s.start, s.len));
+            let mut got = f.spans;
+            sort_spans(&mut got);
+            let paths = |v: &[Span]| v.iter().map(|s| s.path.to_string()).collect::<Vec<_>>();
+            assert_eq!(paths(&got), paths(&want), "case {case}");
+        }
     }
 
     #[test]
