@@ -148,6 +148,8 @@ impl<const N: usize> From<&str> for Inline<N> {
 }
 
 impl<const N: usize> From<String> for Inline<N> {
+    // Out of line, as `concat`: the checks convert dozens of `format!`s each.
+    #[inline(never)]
     fn from(s: String) -> Self {
         if s.len() <= N {
             Self::concat(&[&s])
