@@ -271,7 +271,6 @@ fn lowercase_hash(name: &str) -> u32 {
 pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     let h = &m.header;
     let c = &mut d.checks;
-    c.reserve(4 + m.lods.iter().map(|l| 1 + l.sections.len()).sum::<usize>());
     let hh = djb2_xor(h.name.as_bytes());
     c.push(check(
         "name hash (djb2-XOR of the MeshSet name)",

@@ -323,6 +323,9 @@ pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode
     place.gaps = placement::gaps(bytes, &mut covered);
     m.placement = Some(place);
     m.resmeta_computed = super::writer::resmeta(&m);
+    if checks {
+        d.checks.reserve(check_room(&m));
+    }
     checks::pointers(&mut d, &m, &ptrs, &fields, checks);
     inline(&mut d, &mut m, &file, checks);
     if checks {
@@ -386,30 +389,61 @@ const SPANS_PER_SECTION: usize = 23;
 /// Spans the header's pooled items make besides its bone bounds, and the table's padding.
 const SPANS_AFTER: usize = 8;
 
-/// How many spans the records and the pool will record after the header, from the counts
-/// the file stores: the LOD records' section counts and each section's declaration counts,
-/// for the sections that are there (`RecordReader::sections` reads no more), so the span
-/// list is sized once. An estimate only: a count it cannot read counts nothing.
-fn span_estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs) -> usize {
+/// How much the records and the pool will record after the header, so that each list is
+/// sized once.
+#[derive(Debug, Clone, Copy, Default)]
+struct Estimate {
+    spans: usize,
+    lods: usize,
+    sections: usize,
+}
+
+impl Estimate {
+    /// The declared records: the header, each LOD record, each section record and its two
+    /// declarations.
+    fn records(&self) -> usize {
+        1 + self.lods + 3 * self.sections
+    }
+
+    /// The pointer fields: the header's four and one a LOD, a LOD's ten, a section's two.
+    fn pointers(&self) -> usize {
+        4 + 11 * self.lods + 2 * self.sections
+    }
+}
+
+/// Room for the checks of `m`: a LOD's name hash, a section's material hash and its three
+/// measures, and about twenty for the whole file.
+fn check_room(m: &MeshSetDetails) -> usize {
+    20 + m.lods.len() + 4 * m.lods.iter().map(|l| l.sections.len()).sum::<usize>()
+}
+
+/// How many spans, LODs and sections the records and the pool will record after the header,
+/// from the counts the file stores: the LOD records' section counts and each section's
+/// declaration counts, for the sections that are there (`RecordReader::sections` reads no
+/// more). An estimate only: a count it cannot read counts nothing.
+fn estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs) -> Estimate {
     let byte_at = |at: usize| file.window(at, 1).ok().and_then(|mut r| r.u8().ok());
-    let mut n = SPANS_AFTER + h.bone_bounds_count().min(file.len() / 32);
+    let mut e = Estimate { spans: SPANS_AFTER + h.bone_bounds_count().min(file.len() / 32), ..Default::default() };
+    let n = &mut e.spans;
     for p in &hp.lods {
         let Ok(at) = target(p, file) else { continue };
-        n += SPANS_PER_LOD;
+        *n += SPANS_PER_LOD;
+        e.lods += 1;
         let Ok(mut r) = file.window(at + lod::SECTION_COUNT_AT, 12) else { continue };
         let (Ok(count), Ok(ptr)) = (r.u32(), r.u64()) else { continue };
         let Some(sat) = ptr.checked_add(super::pool::BASE).and_then(|t| usize::try_from(t).ok()) else { continue };
         let whole = (count as usize).min(file.len().saturating_sub(sat) / section::SIZE);
+        e.sections += whole;
         for k in 0..whole {
-            n += SPANS_PER_SECTION;
+            *n += SPANS_PER_SECTION;
             for d in section::DECLARATIONS_AT {
                 let at = sat + k * section::SIZE + d + declaration::COUNTS_AT;
                 let counts = [byte_at(at).unwrap_or(16), byte_at(at + 1).unwrap_or(16)];
-                n += declaration::span_count(counts);
+                *n += declaration::span_count(counts);
             }
         }
     }
-    n
+    e
 }
 
 /// The records: header, LOD records and section records through their pointers; then the pool.
@@ -423,7 +457,10 @@ fn records(
 ) -> Result<()> {
     let f = &mut d.fields;
     let (h, hp) = header::read(f, file)?;
-    f.spans.reserve(span_estimate(file, &h, &hp));
+    let e = estimate(file, &h, &hp);
+    f.spans.reserve(e.spans);
+    f.records.reserve(e.records());
+    ptrs.all.reserve(e.pointers());
     covered.push((0, h.size()));
     m.header = h;
     // Every LOD record first, then every LOD's sections: a cut section keeps the records
@@ -687,7 +724,12 @@ mod tests {
             let mut scratch = Fields::default();
             let (h, hp) = header::read(&mut scratch, &Reader::new(&file)).unwrap();
             let after_header = d.fields.spans.len() - scratch.spans.len();
-            let estimate = span_estimate(&Reader::new(&file), &h, &hp);
+            let e = estimate(&Reader::new(&file), &h, &hp);
+            let estimate = e.spans;
+            // The other lists are sized once too.
+            assert_eq!(e.records(), d.fields.records.len(), "{}", b.name);
+            let m = d.details.get::<MeshSetDetails>().unwrap();
+            assert!(check_room(m) >= d.checks.len(), "{}: {} checks", b.name, d.checks.len());
             // Never fewer (the list would grow again), and over by the pool's spare room only.
             assert!(estimate >= after_header, "{}: {estimate} < {after_header}", b.name);
             let spare =

@@ -79,7 +79,8 @@ pub fn bones_field(lod_bytes: u32) -> Option<usize> {
 /// ids and bone bounds pointers.
 pub fn game_table(m: &MeshSetDetails, lod_at: &[usize], section_at: &[Vec<usize>]) -> Vec<u32> {
     let h = &m.header;
-    let mut t = Vec::new();
+    // The stored table lists the same fields when the file is laid out as the game does.
+    let mut t = Vec::with_capacity(m.relocation.len());
     let mut push = |a: usize| t.push((a as u64).saturating_sub(BASE) as u32);
     for (i, l) in m.lods.iter().enumerate() {
         let Some(&b) = lod_at.get(i) else { continue };
