@@ -98,6 +98,13 @@ impl<const N: usize> Inline<N> {
         matches!(self.0, Repr::Inline { .. }).then(|| self.clone())
     }
 
+    /// `format_args!` written in place when it fits: `format!` without a `String` for a short
+    /// text. Out of line, so that its call sites stay small.
+    #[inline(never)]
+    pub fn format(args: fmt::Arguments) -> Self {
+        Self::display(&args)
+    }
+
     /// `v` as text, written in place when it fits.
     pub fn display(v: &impl fmt::Display) -> Self {
         let mut w = Writer { bytes: [0; N], len: 0, spill: None };
@@ -126,8 +133,10 @@ impl<const N: usize> fmt::Write for Writer<N> {
             self.bytes[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
             self.len += s.len();
         } else {
-            // Whole strs copied so far: the bytes are UTF-8.
-            let mut h = String::from_utf8_lossy(&self.bytes[..self.len]).into_owned();
+            // Whole strs copied so far: the bytes are UTF-8. Room for twice the text so far, so
+            // that a long text (a check's coordinates) grows once or not at all.
+            let mut h = String::with_capacity(2 * (self.len + s.len()));
+            h.push_str(&String::from_utf8_lossy(&self.bytes[..self.len]));
             h.push_str(s);
             self.spill = Some(h);
         }

@@ -11,6 +11,20 @@ use crate::short::{PathText, Short};
 use crate::show::{decimal, hex2};
 use crate::span::Text;
 
+/// A check's stored or measured text, written in place when it fits a `Short` (most do).
+macro_rules! text {
+    ($($t:tt)*) => {
+        Short::format(format_args!($($t)*))
+    };
+}
+
+/// A field path, written in place.
+macro_rules! path {
+    ($($t:tt)*) => {
+        PathText::format(format_args!($($t)*))
+    };
+}
+
 fn check(
     name: impl Into<Text>,
     passed: bool,
@@ -93,8 +107,8 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]
     d.checks.push(check(
         "pointers land in the pool (records for LOD and section pointers)",
         outside.is_empty(),
-        format!("{n} pointers"),
-        format!("outside: {}", show(&outside)),
+        text!("{n} pointers"),
+        text!("outside: {}", show(&outside)),
         None,
         "header",
     ));
@@ -111,7 +125,7 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]
     d.checks.push(check(
         "relocation entries each name a pointer field, none twice",
         bad.is_empty() && m.table_found,
-        format!("{} entries", m.relocation.len()),
+        text!("{} entries", m.relocation.len()),
         if bad.is_empty() { "every entry names its own pointer field".into() } else { show(&bad) },
         Some(table_at),
         "relocation",
@@ -126,8 +140,8 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]
     d.checks.push(check(
         "pointers listed in the relocation table",
         unlisted.is_empty() && m.table_found,
-        format!("{} entries", m.relocation.len()),
-        format!("{n} pointers; not listed: {}", show(&unlisted)),
+        text!("{} entries", m.relocation.len()),
+        text!("{n} pointers; not listed: {}", show(&unlisted)),
         Some(table_at),
         "relocation",
     ));
@@ -152,8 +166,8 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     c.push(guess(
         "relocation table lists the pointer fields the game lists (null ones too)",
         missing.is_empty() && extra.is_empty(),
-        format!("{} entries", m.relocation.len()),
-        format!("the game lists {}; not listed: {}; listed besides: {}", game.len(), show(&missing), show(&extra)),
+        text!("{} entries", m.relocation.len()),
+        text!("the game lists {}; not listed: {}; listed besides: {}", game.len(), show(&missing), show(&extra)),
     ));
     let a: Vec<u32> = m.relocation.iter().copied().filter(|e| wanted.contains(e)).collect();
     let b: Vec<u32> = game.iter().copied().filter(|e| stored.contains(e)).collect();
@@ -200,7 +214,7 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
         "name parts point into their names",
         p.copies.is_empty(),
         Short::from_static("the game's name-part pointers name bytes of the name"),
-        format!("{} name parts stored apart", p.copies.len()),
+        text!("{} name parts stored apart", p.copies.len()),
     ));
     let (g, gt) = placement::game(m);
     let mut differ = Vec::new();
@@ -240,8 +254,8 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     c.push(guess(
         "records, pool and table laid out as the game lays them out",
         differ.is_empty(),
-        format!("{} bytes", p.len),
-        format!("differs from the game's layout at: {}", show(&differ)),
+        text!("{} bytes", p.len),
+        text!("differs from the game's layout at: {}", show(&differ)),
     ));
 }
 
@@ -318,8 +332,8 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     c.push(check(
         "record forms match the mesh type",
         want == Some(have),
-        format!("mesh type {}", h.mesh_type),
-        format!(
+        text!("mesh type {}", h.mesh_type),
+        text!(
             "LOD records 0x{:x}, header 0x{:x}; expected {}",
             have.0,
             have.1,
@@ -348,7 +362,7 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
             "every section of a non-rigid mesh declares blend indices"
         },
         wrong.is_empty(),
-        format!("mesh type {}", h.mesh_type),
+        text!("mesh type {}", h.mesh_type),
         if wrong.is_empty() { "all sections agree".into() } else { wrong.join(", ") },
         Some(0x7C),
         "header.mesh_type",
@@ -360,12 +374,12 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
     c.push(check(
         "layout flags: header bit 0 and LOD bit 6 clear exactly for inline geometry",
         header_ok && lods_ok,
-        format!(
+        text!(
             "header 0x{:x}; LODs {:?}",
             h.layout_flags,
             m.lods.iter().map(|l| format!("0x{:x}", l.layout_flags)).collect::<Vec<_>>()
         ),
-        format!("inline LODs {:?}", inline.iter().enumerate().filter(|x| *x.1).map(|x| x.0).collect::<Vec<_>>()),
+        text!("inline LODs {:?}", inline.iter().enumerate().filter(|x| *x.1).map(|x| x.0).collect::<Vec<_>>()),
         Some(0xA8),
         "header.layout_flags",
     ));
@@ -375,8 +389,8 @@ pub fn records(d: &mut Decode, m: &MeshSetDetails) {
         c.push(check(
             "trailing data is the inline LODs' vertex and index buffers, each followed by four zero bytes",
             m.trailing.len() as u64 == want && m.trailing.ends_with(&[0, 0, 0, 0]),
-            format!("{} trailing bytes", m.trailing.len()),
-            format!("{want} expected"),
+            text!("{} trailing bytes", m.trailing.len()),
+            text!("{want} expected"),
             Some(m.resmeta_computed[0] as u64 + m.resmeta_computed[1] as u64),
             "trailing",
         ));
@@ -438,10 +452,10 @@ pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails) {
                     ..check(
                         format!("measured {p} bounds"),
                         ok,
-                        format!("{:?} {:?}", st.0, st.1),
-                        format!("{lo:?} {hi:?}"),
+                        text!("{:?} {:?}", st.0, st.1),
+                        text!("{lo:?} {hi:?}"),
                         sec_at(m, i, k, 0x150),
-                        format!("{p}.bounds_min"),
+                        path!("{p}.bounds_min"),
                     )
                 });
                 all = Some(match all {
@@ -458,10 +472,10 @@ pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails) {
                 ..check(
                     format!("measured {p} surface area"),
                     (r - 1.0).abs() <= RATIO_TOLERANCE,
-                    format!("{}", s.area),
-                    format!("{} (ratio {r:.4})", me.area),
+                    text!("{}", s.area),
+                    text!("{} (ratio {r:.4})", me.area),
                     sec_at(m, i, k, 0x14C),
-                    format!("{p}.surface_area"),
+                    path!("{p}.surface_area"),
                 )
             });
             for u in 0..2 {
@@ -472,10 +486,10 @@ pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails) {
                         ..check(
                             format!("measured {p} uv{u} texel density"),
                             (r - 1.0).abs() <= RATIO_TOLERANCE,
-                            format!("{}", s.uv_density[u]),
-                            format!("{dm} (ratio {r:.4})"),
+                            text!("{}", s.uv_density[u]),
+                            text!("{dm} (ratio {r:.4})"),
                             sec_at(m, i, k, 0x58 + 4 * u as u64),
-                            format!("{p}.uv{u}_texel_density"),
+                            path!("{p}.uv{u}_texel_density"),
                         )
                     });
                 }
@@ -493,8 +507,8 @@ pub fn measures(c: &mut Vec<crate::model::Check>, m: &MeshSetDetails) {
             ..check(
                 "measured header bounds (over every LOD's decoded positions)",
                 ok,
-                format!("{:?} {:?}", st.0, st.1),
-                format!("{lo:?} {hi:?}"),
+                text!("{:?} {:?}", st.0, st.1),
+                text!("{lo:?} {hi:?}"),
                 Some(0x10),
                 "header.bounds_min",
             )
