@@ -62,12 +62,18 @@ impl<T: Ord> Sorted<T> {
     }
 }
 
-/// Up to eight items, then "...".
-fn show(v: &[String]) -> String {
+/// Up to eight items, then "...": "none" for no items, as most checks that pass have.
+fn show(v: &[String]) -> Text {
     if v.is_empty() {
-        return "none".to_string();
+        return Text::Borrowed("none");
     }
-    v.iter().take(8).cloned().collect::<Vec<_>>().join(", ") + if v.len() > 8 { ", ..." } else { "" }
+    let mut s = String::new();
+    for (i, x) in v.iter().take(8).enumerate() {
+        s.push_str(if i == 0 { "" } else { ", " });
+        s.push_str(x);
+    }
+    s.push_str(if v.len() > 8 { ", ..." } else { "" });
+    Text::Owned(s)
 }
 
 /// Every pointer lands inside its place (records or pool), every relocation entry names one
@@ -126,7 +132,11 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]
         "relocation entries each name a pointer field, none twice",
         bad.is_empty() && m.table_found,
         text!("{} entries", m.relocation.len()),
-        if bad.is_empty() { "every entry names its own pointer field".into() } else { show(&bad) },
+        if bad.is_empty() {
+            Short::from_static("every entry names its own pointer field")
+        } else {
+            text!("{}", show(&bad))
+        },
         Some(table_at),
         "relocation",
     ));
@@ -155,9 +165,7 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
     if !m.table_found {
         return;
     }
-    let lod_at: Vec<usize> = m.lod_at.iter().map(|&a| a as usize).collect();
-    let section_at: Vec<Vec<usize>> = m.section_at.iter().map(|v| v.iter().map(|&a| a as usize).collect()).collect();
-    let game = placement::game_table(m, &lod_at, &section_at);
+    let game = placement::game_table(m, &m.lod_at, &m.section_at);
     let stored = Sorted::new(m.relocation.clone());
     let wanted = Sorted::new(game.clone());
     let field = |e: &u32| format!("0x{:x}", *e as u64 + 16);
@@ -189,7 +197,7 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
         "empty section lists point where they would start (not null)",
         null_empty.is_empty(),
         Short::from_static("every list has a pointer"),
-        format!("null: {}", show(&null_empty)),
+        text!("null: {}", show(&null_empty)),
     ));
     let mut apart = Vec::new();
     let mut next: Option<u64> = None;
@@ -208,7 +216,7 @@ pub fn layout(c: &mut Vec<Check>, m: &MeshSetDetails) {
         "section lists one after another, every LOD's (one 16-byte alignment after the last)",
         apart.is_empty(),
         Short::from_static("LOD 0's five lists, then LOD 1's, ..."),
-        format!("not right after the list before: {}", show(&apart)),
+        text!("not right after the list before: {}", show(&apart)),
     ));
     c.push(guess(
         "name parts point into their names",

@@ -77,16 +77,20 @@ pub fn bones_field(lod_bytes: u32) -> Option<usize> {
 /// pointer and (when it has bones) bone-list pointer, the five list pointers, the three name
 /// pointers, the bone pointer; then the header's LOD pointers, its two name pointers, its bone
 /// ids and bone bounds pointers.
-pub fn game_table(m: &MeshSetDetails, lod_at: &[usize], section_at: &[Vec<usize>]) -> Vec<u32> {
+/// Offsets are the file's record places (`u64`, `MeshSetDetails::lod_at`) or the game's
+/// (`usize`, `game`).
+pub fn game_table<A: Copy + TryInto<usize>>(m: &MeshSetDetails, lod_at: &[A], section_at: &[Vec<A>]) -> Vec<u32> {
     let h = &m.header;
     // The stored table lists the same fields when the file is laid out as the game does.
     let mut t = Vec::with_capacity(m.relocation.len());
     let mut push = |a: usize| t.push((a as u64).saturating_sub(BASE) as u32);
+    // A record's place in bytes held in memory always fits a usize.
+    let place = |a: Option<&A>| a.and_then(|&a| a.try_into().ok());
     for (i, l) in m.lods.iter().enumerate() {
-        let Some(&b) = lod_at.get(i) else { continue };
+        let Some(b) = place(lod_at.get(i)) else { continue };
         push(b + 0xC);
         for (k, s) in l.sections.iter().enumerate() {
-            let Some(&sa) = section_at.get(i).and_then(|v| v.get(k)) else { continue };
+            let Some(sa) = place(section_at.get(i).and_then(|v| v.get(k))) else { continue };
             push(sa + 0x8);
             if !s.bones.is_empty() {
                 push(sa + 0x10);
