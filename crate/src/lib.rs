@@ -20,6 +20,7 @@ pub mod shape;
 pub mod short;
 pub mod show;
 pub mod span;
+pub mod summary_json;
 pub mod tree;
 mod words;
 

@@ -285,7 +285,7 @@ fn write_head(n: &Head, out: &mut String) {
 
 /// The inside of a JSON string, escaped as `serde_json` escapes it: quote, backslash and
 /// control bytes. Text between escapes is copied whole.
-fn json_chars(s: &str, out: &mut String) {
+pub(crate) fn json_chars(s: &str, out: &mut String) {
     let mut from = 0;
     while let Some(k) = first_escape(&s.as_bytes()[from..]) {
         let i = from + k;

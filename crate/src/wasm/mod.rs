@@ -113,25 +113,7 @@ pub fn summary(handle: u32) -> Result<JsValue, JsError> {
 /// cannot (NaN or an infinity in a mesh's bounds): then `summary` is the way.
 #[wasm_bindgen]
 pub fn summary_json(handle: u32) -> Result<Option<String>, JsError> {
-    with_doc(handle, |d| {
-        let s = d.summary();
-        let finite = s.mesh.iter().flat_map(|l| &l.bounds).all(|b| b.min.iter().chain(&b.max).all(|x| x.is_finite()));
-        if !finite {
-            return Ok(None);
-        }
-        let mut out = Vec::with_capacity(4096);
-        s.serialize(&mut serde_json::Serializer::with_formatter(&mut out, Widened))
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        String::from_utf8(out).map(Some).map_err(|e| JsError::new(&e.to_string()))
-    })
-}
-
-/// serde_json's compact output with f32 written as the f64 it widens to.
-struct Widened;
-impl serde_json::ser::Formatter for Widened {
-    fn write_f32<W: ?Sized + std::io::Write>(&mut self, w: &mut W, v: f32) -> std::io::Result<()> {
-        serde_json::ser::CompactFormatter.write_f64(w, v as f64)
-    }
+    with_doc(handle, |d| Ok(d.summary().json()))
 }
 
 /// Every span overlapping `[start, end)`, with path, type, value, confidence and note.
