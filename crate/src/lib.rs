@@ -9,6 +9,7 @@ pub mod export;
 pub mod field;
 pub mod formats;
 pub mod fx;
+pub(crate) mod json;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
 pub mod mesh;

@@ -4,9 +4,9 @@
 //! summary is mostly check texts (docs/performance.md).
 
 use crate::document::{Bounds, Coverage, ErrorInfo, LodSummary, Summary};
+use crate::json::json_chars;
 use crate::model::{Basis, Check};
 use crate::show::decimal;
-use crate::tree::json_chars;
 
 impl Summary<'_> {
     /// The JSON; `None` when a bound is NaN or infinite, which JSON cannot hold.

@@ -424,10 +424,9 @@ fn check_room(m: &MeshSetDetails) -> usize {
 fn estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs) -> Estimate {
     let byte_at = |at: usize| file.window(at, 1).ok().and_then(|mut r| r.u8().ok());
     let mut e = Estimate { spans: SPANS_AFTER + h.bone_bounds_count().min(file.len() / 32), ..Default::default() };
-    let n = &mut e.spans;
     for p in &hp.lods {
         let Ok(at) = target(p, file) else { continue };
-        *n += SPANS_PER_LOD;
+        e.spans += SPANS_PER_LOD;
         e.lods += 1;
         let Ok(mut r) = file.window(at + lod::SECTION_COUNT_AT, 12) else { continue };
         let (Ok(count), Ok(ptr)) = (r.u32(), r.u64()) else { continue };
@@ -435,11 +434,11 @@ fn estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs) -> Estimate {
         let whole = (count as usize).min(file.len().saturating_sub(sat) / section::SIZE);
         e.sections += whole;
         for k in 0..whole {
-            *n += SPANS_PER_SECTION;
+            e.spans += SPANS_PER_SECTION;
             for d in section::DECLARATIONS_AT {
                 let at = sat + k * section::SIZE + d + declaration::COUNTS_AT;
                 let counts = [byte_at(at).unwrap_or(16), byte_at(at + 1).unwrap_or(16)];
-                *n += declaration::span_count(counts);
+                e.spans += declaration::span_count(counts);
             }
         }
     }
