@@ -215,8 +215,15 @@ impl Document {
     /// The tree's top `levels` levels as JSON (`tree::json_levels`): the tree panel's first
     /// part, whose nodes count the children left out (`kids`).
     pub fn tree_json_top(&self, levels: usize) -> String {
-        let shape = self.shape();
-        tree::json_levels(shape, &self.texts(), &self.bytes, &shape.roots, levels.max(1))
+        let levels = levels.max(1);
+        let texts = self.texts();
+        if let Some(shape) = self.shape.get() {
+            return tree::json_levels(shape, &texts, &self.bytes, &shape.roots, levels);
+        }
+        // The shape to one level below the ones shown (their children are counted); the
+        // whole shape waits for the first look further down.
+        let top = Shape::top(texts.spans, texts.regions, &self.records, levels.saturating_add(1));
+        tree::json_levels(&top, &texts, &self.bytes, &top.roots, levels)
     }
 
     /// The children of the node at `path` as JSON, `levels` levels deep; `[]` for a path the

@@ -123,6 +123,9 @@ struct Builder<'a> {
     /// together, so most paths share their parents with the one before and skip the map.
     last: Vec<(usize, u32)>,
     last_path: &'a str,
+    /// Segments a path is nested to: deeper ones only widen the node of the last
+    /// (`Shape::top`).
+    depth: usize,
 }
 
 /// A 64-bit key of (parent, name), mixed enough to be a hash: the name eight bytes at a time.
@@ -180,6 +183,14 @@ impl<'a> Builder<'a> {
         let (p, q) = (path.as_bytes(), self.last_path.as_bytes());
         let keep = self.last.iter().rposition(|&(e, _)| p.get(e) == Some(&b'.') && p.get(..e) == q.get(..e));
         self.last.truncate(keep.map_or(0, |k| k + 1));
+        self.last_path = path;
+        if self.last.len() >= self.depth {
+            // Past the depth, under the deepest node of the previous path: it covers this.
+            if let Some(&(_, i)) = self.last.last() {
+                self.widen(i, start, end);
+            }
+            return;
+        }
         // Enclosing nodes take their extents from their children at the end (`Shape::new`).
         let mut from = self.last.last().map_or(0, |&(e, _)| e + 1);
         let mut parent = self.last.last().map(|&(_, i)| i);
@@ -188,6 +199,8 @@ impl<'a> Builder<'a> {
             let pid = parent.map_or(0, |p| p + 1);
             let name = &path[from..end_at];
             let last = end_at == path.len();
+            // The deepest segment nested, with more of the path after it.
+            let cut = !last && self.last.len() + 1 >= self.depth;
             let (nodes, texts) = (&self.nodes, &self.texts);
             let slot = match self.index.entry(
                 name_key(pid, name.as_bytes()),
@@ -202,11 +215,10 @@ impl<'a> Builder<'a> {
             };
             let idx = match slot {
                 Some(i) => {
-                    if last {
-                        // The same path again: the node covers both.
-                        let n = &mut self.nodes[i as usize];
-                        n.start = n.start.min(start);
-                        n.end = n.end.max(end);
+                    // The same path again, or one under a node nested no deeper: the node
+                    // covers both.
+                    if last || cut {
+                        self.widen(i, start, end);
                     }
                     i
                 }
@@ -241,10 +253,19 @@ impl<'a> Builder<'a> {
             if !last {
                 self.last.push((end_at, idx));
             }
+            if cut {
+                return;
+            }
             parent = Some(idx);
             from = end_at + 1;
         }
-        self.last_path = path;
+    }
+
+    fn widen(&mut self, i: u32, start: u64, end: u64) {
+        if let Some(n) = self.nodes.get_mut(i as usize) {
+            n.start = n.start.min(start);
+            n.end = n.end.max(end);
+        }
     }
 }
 
@@ -252,6 +273,13 @@ impl Shape {
     /// The shape of spans in the order they were decoded, the regions, and the records whose
     /// extent the decoder declared (`Fields::record`): such a group node takes that extent.
     pub fn new(spans: &[Span], regions: &[Region], records: &[Record]) -> Shape {
+        Shape::top(spans, regions, records, usize::MAX)
+    }
+
+    /// The shape's top `depth` levels: the same nodes, extents and children there as
+    /// `Shape::new`'s, and none deeper (a node at the depth has no children). For a first
+    /// view of the tree, where most of a file's paths are deeper.
+    pub fn top(spans: &[Span], regions: &[Region], records: &[Record], depth: usize) -> Shape {
         let cap = spans.len() + spans.len() / 2 + regions.len();
         let mut b = Builder {
             // Room for every field and half as many again for records and regions, reserved
@@ -263,6 +291,7 @@ impl Shape {
             texts: Texts { spans, regions },
             last: Vec::new(),
             last_path: "",
+            depth: depth.max(1),
         };
         // Paths longer than u32 offsets can name are not nested (no real path is that long).
         let fits = |p: &str| u32::try_from(p.len()).is_ok();

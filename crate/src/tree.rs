@@ -368,4 +368,50 @@ mod tests {
         assert_eq!((t[0].start, t[0].end), (0, 6));
         assert_eq!(t[0].children[0].children[0].children[0].name, "f");
     }
+
+    #[test]
+    fn the_top_of_a_shape_shows_as_the_whole_shape_does() {
+        let mut f = Fields::default();
+        // Fields deeper than each depth, out of order and across other records; a repeated
+        // path; a field at one depth that a later path nests under; a deep declared record
+        // (its extent does not widen its parents) and a shallow one; a deep region.
+        let paths = [
+            (9, "a.b.c.d.e"),
+            (1, "a.b.c.d.f"),
+            (30, "x.y"),
+            (3, "a.b.g"),
+            (40, "a.b.c.d.e"),
+            (12, "a.h.i.j"),
+            (2, "a.h"),
+            (50, "a.h.i.k.l"),
+            (5, "z"),
+        ];
+        for (at, p) in paths {
+            f.add(at, 1, p, "u8", "0", Confidence::Proven, "");
+        }
+        f.record("a.b.c", 0, 100);
+        f.record("a.h", 1, 7);
+        let elem = Elem {
+            offset: 0,
+            len: 2,
+            name: "id".into(),
+            ty: "u16".into(),
+            confidence: Confidence::Observed,
+            note: "".into(),
+            format: |b| format!("{b:?}"),
+        };
+        f.add_region(Region { start: 60, stride: 2, count: 4, path: "x.q.r.items".into(), elems: vec![elem] });
+        let bytes: Vec<u8> = (0..80).collect();
+        let texts = Texts { spans: &f.spans, regions: &f.regions };
+        let whole = Shape::new(&f.spans, &f.regions, &f.records);
+        for levels in 1..7 {
+            let top = Shape::top(&f.spans, &f.regions, &f.records, levels + 1);
+            assert!(levels >= 4 || top.nodes.len() < whole.nodes.len(), "{levels}: the top leaves nodes out");
+            assert_eq!(
+                json_levels(&top, &texts, &bytes, &top.roots, levels),
+                json_levels(&whole, &texts, &bytes, &whole.roots, levels),
+                "{levels} levels"
+            );
+        }
+    }
 }
