@@ -23,7 +23,10 @@ fn exercise(name: &str, bytes: &[u8]) -> (Format, String) {
     let doc = meshscope::open(name, bytes.to_vec());
     let s = doc.summary();
     let _ = doc.spans_in(0, s.size);
+    // The tree panel's top, made before the whole shape is, then from it.
+    let top = doc.tree_json_top(2);
     let _ = doc.tree().len();
+    assert_eq!(top, doc.tree_json_top(2), "{name}: the tree's top differs from the whole tree's");
     let mut quick = meshscope::open_structure(name, bytes.to_vec());
     quick.complete();
     same(&doc, &quick, name);
