@@ -99,25 +99,21 @@ fn stages(files: &[File], rounds: usize) -> Vec<(&'static str, Duration)> {
             }
         })
     });
-    let paint = best(rounds, || {
-        let bytes = copies();
-        timed(|| {
-            for (f, b) in files.iter().zip(bytes) {
-                let d = meshscope::open(&f.name, b);
-                black_box((d.tree_json().len(), d.summary(), d.span_bounds(0, 1024)));
-            }
+    // A new file's first paint: `open`, a tree's JSON, the summary and the first colors.
+    let paint_with = |tree: fn(&Document) -> String| {
+        best(rounds, || {
+            let bytes = copies();
+            timed(|| {
+                for (f, b) in files.iter().zip(bytes) {
+                    let d = meshscope::open(&f.name, b);
+                    black_box((tree(&d).len(), d.summary(), d.span_bounds(0, 1024)));
+                }
+            })
         })
-    });
-    // As the page paints a file first: the tree panel's top two levels, not the whole tree.
-    let page_paint = best(rounds, || {
-        let bytes = copies();
-        timed(|| {
-            for (f, b) in files.iter().zip(bytes) {
-                let d = meshscope::open(&f.name, b);
-                black_box((d.tree_json_top(2).len(), d.summary(), d.span_bounds(0, 1024)));
-            }
-        })
-    });
+    };
+    let paint = paint_with(Document::tree_json);
+    // As the page paints: the tree panel's top two levels, not the whole tree.
+    let page_paint = paint_with(|d| d.tree_json_top(2));
     vec![
         ("copy (floor)", copy),
         ("decode", decode),
