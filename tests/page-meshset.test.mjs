@@ -58,6 +58,39 @@ test('a MeshSet dropped with its chunk: the chunk attaches by GUID and its bytes
   await page.close();
 });
 
+test('a MeshSet shows first with the checks it makes from its own bytes, the rest follow', async () => {
+  const page = await openPage(env);
+  await page.evaluate(() => {
+    // The summary panel when the page asks for the checks left for later.
+    window.seen = [];
+    const { docs } = window.meshscope;
+    const summary = docs.summary;
+    docs.summary = (handle, ...rest) => {
+      const el = document.getElementById('summary');
+      window.seen.push({ pending: !!el.querySelector('.checks-pending'), shown: el.querySelectorAll('ul.checks li').length });
+      return summary(handle, ...rest);
+    };
+  });
+  const files = await sampleFiles(page);
+  await drop(page, [files[0]]);
+  await page.waitForFunction(() => !document.querySelector('#summary .checks-pending') && window.seen.length > 0);
+  const { seen, shown, groups, checks } = await page.evaluate(() => {
+    const el = document.getElementById('summary');
+    const d = window.meshscope.state.docs.at(-1);
+    const groups = [...el.querySelectorAll('ul.checks')].map((u) => u.dataset.basis);
+    return { seen: window.seen, shown: el.querySelectorAll('ul.checks li').length, groups, checks: d.summary.checks.length };
+  });
+  assert.equal(seen[0].pending, true, 'the first paint says the checks are being made');
+  assert.ok(seen[0].shown > 0 && seen[0].shown < checks, `first ${seen[0].shown} checks, then ${checks}`);
+  assert.equal(shown, checks, 'then the panel shows every check');
+  assert.deepEqual(groups, ['description', 'guess']);
+  const full = await activeSummary(page);
+  assert.equal(full.checks.length, checks);
+  assert.equal(full.checks_pending, undefined);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a chunk opened on its own can be attached to a MeshSet by hand', async () => {
   const page = await openPage(env);
   const files = await sampleFiles(page);

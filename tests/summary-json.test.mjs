@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { needsSamples, gemPlyNames, gemPly } from './samples.mjs';
 import {
-  initSync, open, attach, close, mesh, summary, summary_json, sample_file, sample_meshset_files,
+  initSync, open, attach, close, mesh, summary, summary_json, summary_first_json, sample_file, sample_meshset_files,
   sample_skinned_meshset_files,
 } from '../pkg/meshscope.js';
 
@@ -39,6 +39,24 @@ test('summary_json parses to the summary, for the built-in samples and their chu
     }
     close(m);
   }
+});
+
+test('summary_first_json leaves out the checks a MeshSet makes later, and says so', () => {
+  for (const files of [sample_meshset_files(), sample_skinned_meshset_files()]) {
+    const m = open(files[0].name, files[0].bytes);
+    const first = JSON.parse(summary_first_json(m));
+    assert.equal(first.checks_pending, true, files[0].name);
+    const whole = same(m, files[0].name);
+    assert.equal(whole.checks_pending, undefined);
+    assert.ok(first.checks.length > 0 && first.checks.length < whole.checks.length, `${first.checks.length} of ${whole.checks.length}`);
+    assert.deepStrictEqual(first.checks, whole.checks.slice(0, first.checks.length), 'the first checks come first');
+    assert.deepStrictEqual({ ...first, checks: whole.checks, checks_pending: undefined }, { ...whole, checks_pending: undefined });
+    assert.equal(summary_first_json(m), summary_json(m), 'made once, the checks stay');
+    close(m);
+  }
+  const h = open('sample.ply', sample_file());
+  assert.equal(summary_first_json(h), summary_json(h), 'a .ply makes its checks with the decode');
+  close(h);
 });
 
 test('summary_json gives undefined where the bounds hold NaN', () => {

@@ -113,7 +113,21 @@ function describeDoc(d) {
 function opened(name, r, extra = {}) {
   const { handle, summary } = r;
   addDoc({ handle, name, size: summary.size, summary, timings: r.timings, ...extra });
+  if (summary.checks_pending) checksLater(handle, name);
   return handle;
+}
+
+/** Asks for the checks the first summary left out, after the first paint, and shows them. */
+async function checksLater(handle, name) {
+  try {
+    const summary = await docs.summary(handle);
+    const doc = docOf(handle);
+    if (!doc || !doc.summary.checks_pending) return; // closed, or a newer summary came meanwhile
+    doc.summary = summary;
+    emit(EV.checked, doc);
+  } catch (e) {
+    if (docOf(handle)) notify(`could not check ${name}: ${e.message}`, { group: 'open' });
+  }
 }
 
 /** Opens bytes already in memory (transferred to the worker). */

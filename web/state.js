@@ -16,6 +16,8 @@ export const EV = Object.freeze({
   progress: 'progress',
   /** A document opened structure first has its mesh and checks decoded: the document. */
   completed: 'completed',
+  /** A document opened with its checks still to come has them (doc.summary.checks): the document. */
+  checked: 'checked',
   /** A document got notes of the page's own (doc.expected: what a file of no known format was
    *  expected to be): the document. */
   docNotes: 'doc-notes',

@@ -9,7 +9,9 @@ export class SummaryView {
   constructor(el) {
     this.el = el;
     on(EV.active, (doc) => this.render(doc));
-    on(EV.completed, (doc) => { if (doc.handle === state.active) this.render(doc); });
+    const again = (doc) => { if (doc.handle === state.active) this.render(doc); };
+    on(EV.completed, again);
+    on(EV.checked, again);
   }
 
   render(doc) {
@@ -29,6 +31,7 @@ export class SummaryView {
     out.push(dl);
     out.push(coverage(s));
     if (s.checks?.length) out.push(...checkGroups(s.checks));
+    if (s.checks_pending) out.push(text('p', 'Checks: being made…', 'empty checks-pending'));
     this.el.replaceChildren(...out);
   }
 }

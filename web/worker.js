@@ -63,8 +63,15 @@ function summaryOf(handle) {
   return text === undefined ? api.summary(handle) : JSON.parse(text);
 }
 
+/** The summary for the first paint: a MeshSet's checks from its details are left for a
+ *  `summary` request (`checks_pending`), unless the JSON cannot hold it. */
+function firstSummaryOf(handle) {
+  const text = api.summary_first_json(handle);
+  return text === undefined ? api.summary(handle) : JSON.parse(text);
+}
+
 function opened(handle, timings = {}) {
-  return { handle, summary: summaryOf(handle), timings };
+  return { handle, summary: firstSummaryOf(handle), timings };
 }
 
 /** Requests beyond the wasm functions; each gets the request's context (worker-protocol.js). */

@@ -27,7 +27,11 @@ pub struct Document {
     tree: OnceLock<Vec<Node>>,
     pub mesh: Mesh,
     pub errors: Vec<Error>,
-    pub checks: Vec<Check>,
+    /// The checks (`checks`): on first use those of `first_checks` and then the format's
+    /// later ones (`FileFormat::later_checks`), unless the decode made them all.
+    checks: OnceLock<Vec<Check>>,
+    /// The checks `formats::decode_first` made, while `checks` waits.
+    first_checks: Vec<Check>,
     pub facts: Vec<(String, String)>,
     pub details: Details,
     /// Names of attached companion files; `Source::file` N refers to `attached[N-1]`.
@@ -80,6 +84,9 @@ pub struct Summary<'a> {
     pub attached: &'a [String],
     /// The mesh and its checks are still to come (`Document::complete`).
     pub pending: bool,
+    /// Checks are still to come, and `Document::summary` makes them (`summary_first`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub checks_pending: bool,
 }
 
 /// An error as the page and the command line show it.
@@ -100,7 +107,13 @@ impl From<&Error> for ErrorInfo {
 
 impl Document {
     /// Builds a document from a format's decode: indexes the spans; the tree waits for `tree`.
-    pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, d: Decode) -> Document {
+    pub fn from_decode(name: &str, format: Format, bytes: Vec<u8>, mut d: Decode) -> Document {
+        let checks = OnceLock::from(std::mem::take(&mut d.checks));
+        Document { checks, ..Document::from_first(name, format, bytes, d) }
+    }
+
+    /// `from_decode` of a `formats::decode_first`: the format's later checks wait for `checks`.
+    pub fn from_first(name: &str, format: Format, bytes: Vec<u8>, d: Decode) -> Document {
         Document {
             name: name.to_string(),
             format,
@@ -111,7 +124,8 @@ impl Document {
             tree: OnceLock::new(),
             mesh: d.mesh,
             errors: d.errors,
-            checks: d.checks,
+            checks: OnceLock::new(),
+            first_checks: d.checks,
             facts: d.facts,
             details: d.details,
             attached: Vec::new(),
@@ -150,7 +164,7 @@ impl Document {
             bytes: &self.bytes,
             spans: self.spans.fixed(),
             mesh: &self.mesh,
-            checks: &self.checks,
+            checks: self.checks(),
             errors: &self.errors,
             details: &self.details,
             attached: self.attached.len(),
@@ -179,7 +193,7 @@ impl Document {
             }
         }
         if let Some(checks) = c.checks {
-            self.checks = checks;
+            self.checks = OnceLock::from(checks);
         }
         for e in c.errors {
             if !self.errors.contains(&e) {
@@ -189,6 +203,16 @@ impl Document {
         if c.listed {
             self.attached.push(name.to_string());
         }
+    }
+
+    /// Every check, in the order `formats::decode` makes them; those the format makes later
+    /// from the details are made on first use.
+    pub fn checks(&self) -> &[Check] {
+        self.checks.get_or_init(|| {
+            let mut c = self.first_checks.clone();
+            c.extend(formats::later_checks(self.format, &self.details));
+            c
+        })
     }
 
     /// The shape of the structure tree, derived from the spans' paths on first use.
@@ -268,7 +292,15 @@ impl Document {
         }
     }
 
+    /// The whole summary; its checks are made if they are still to come.
     pub fn summary(&self) -> Summary<'_> {
+        let checks = self.checks();
+        Summary { checks, checks_pending: false, ..self.summary_first() }
+    }
+
+    /// The summary as it is now, for the page's first paint: with the checks still to come
+    /// it has the decode's first ones alone (`checks_pending`), and `summary` gives them all.
+    pub fn summary_first(&self) -> Summary<'_> {
         let mesh = self
             .mesh
             .lods
@@ -290,11 +322,12 @@ impl Document {
             size: self.bytes.len() as u64,
             coverage: self.coverage(),
             facts: &self.facts,
-            checks: &self.checks,
+            checks: self.checks.get().map_or(&self.first_checks, Vec::as_slice),
             errors: self.errors.iter().map(ErrorInfo::from).collect(),
             mesh,
             attached: &self.attached,
             pending: self.pending,
+            checks_pending: self.checks.get().is_none(),
         }
     }
 
@@ -308,8 +341,13 @@ impl Document {
 /// raw bytes, and a file that fails partway keeps what was decoded and lists the error.
 pub fn open(name: &str, bytes: Vec<u8>) -> Document {
     let format = formats::detect(name, &bytes);
-    let decode = formats::decode(format, name, &bytes);
-    Document::from_decode(name, format, bytes, decode)
+    match formats::decode_first(format, name, &bytes) {
+        Some(d) => Document::from_first(name, format, bytes, d),
+        None => {
+            let d = formats::decode(format, name, &bytes);
+            Document::from_decode(name, format, bytes, d)
+        }
+    }
 }
 
 /// Like `open`, but quick on a large file: where the format allows, only the structure is

@@ -58,7 +58,7 @@ mod tests {
         assert!(lod.sections[1].two_sided && !lod.sections[0].two_sided);
         assert_eq!(lod.colors.len(), lod.vertex_count() * 4);
         assert_eq!(lod.shadow.len(), lod.triangle_count());
-        assert!(doc.checks.iter().all(|c| c.passed), "{:?}", doc.checks);
+        assert!(doc.checks().iter().all(|c| c.passed), "{:?}", doc.checks());
     }
 }
 
@@ -154,9 +154,9 @@ mod meshset_sample_tests {
         doc.attach(&files[1].0, files[1].1.clone()).expect("the chunk attaches");
         assert!(doc.errors.is_empty(), "{:?}", doc.errors);
         assert!(
-            doc.checks.iter().all(|c| c.passed),
+            doc.checks().iter().all(|c| c.passed),
             "{:?}",
-            doc.checks.iter().filter(|c| !c.passed).collect::<Vec<_>>()
+            doc.checks().iter().filter(|c| !c.passed).collect::<Vec<_>>()
         );
         let lod = &doc.mesh.lods[0];
         assert_eq!(lod.triangle_count(), 36);

@@ -43,7 +43,7 @@ impl Summary<'_> {
         w.list(self.attached, |w, a| w.str(a));
         w.raw(",\"pending\":");
         w.raw(if self.pending { "true" } else { "false" });
-        w.raw("}");
+        w.raw(if self.checks_pending { ",\"checks_pending\":true}" } else { "}" });
         Some(w.0)
     }
 }
@@ -197,9 +197,16 @@ mod tests {
         docs.push(crate::open_structure("big.ply", ply.clone()));
         docs.push(crate::open("raw.bin", vec![0; 40]));
         assert!(docs.iter().any(|d| !d.errors.is_empty()) && docs.iter().any(|d| d.pending));
+        // The first summary of a MeshSet, its checks still to come.
+        docs.insert(
+            0,
+            crate::open(&crate::sample::sample_meshset()[0].0, crate::sample::sample_meshset()[0].1.clone()),
+        );
+        assert!(docs[0].summary_first().checks_pending);
         for d in &docs {
-            let s = d.summary();
-            assert_eq!(s.json().as_deref(), Some(serde(&s).as_str()), "{}", d.name);
+            for s in [d.summary_first(), d.summary()] {
+                assert_eq!(s.json().as_deref(), Some(serde(&s).as_str()), "{}", d.name);
+            }
         }
         let d = crate::open("sample.ply", ply);
         let mut s = d.summary();

@@ -34,7 +34,7 @@ fn a_chunk_attached_to_one_lod_changes_that_lod_its_checks_and_nothing_else() {
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
     let before_spans = doc.spans.fixed().to_vec();
     let before_mesh = doc.mesh.clone();
-    let before_checks = doc.checks.clone();
+    let before_checks = doc.checks().to_vec();
     assert_eq!(details(&doc).chunk_found, [false, false]);
     assert!(!names(&before_checks).iter().any(|n| n.starts_with("measured lod[1]")));
 
@@ -73,7 +73,7 @@ fn a_chunk_attached_to_one_lod_changes_that_lod_its_checks_and_nothing_else() {
     assert_eq!(doc.attached, ["far.bin"]);
     assert_eq!(doc.mesh.lods[0], before_mesh.lods[0], "LOD 0 is left as it was");
     assert_eq!(doc.mesh.lods[1], expected_lod);
-    assert_eq!(doc.checks, expected_checks);
+    assert_eq!(doc.checks(), expected_checks);
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
     assert_eq!(doc.spans.fixed(), &before_spans[..], "the MeshSet's own spans are untouched");
     assert_eq!(details(&doc).chunk_found, [false, true]);
@@ -82,25 +82,25 @@ fn a_chunk_attached_to_one_lod_changes_that_lod_its_checks_and_nothing_else() {
     let (g0, c0) = &b.chunks[0];
     let name0 = format!("{}.chunk", guid::hex(g0));
     let c = doc.attach(&name0, c0.clone()).expect("attaches");
-    assert!(c.checks[0].passed && c.checks[0].name == "attached chunk's GUID is lod[0]'s");
+    assert!(c.checks()[0].passed && c.checks()[0].name == "attached chunk's GUID is lod[0]'s");
     assert_eq!(doc.attached, ["far.bin".to_string(), name0]);
     assert_eq!(doc.mesh.lods[0].sections[0].vertex_source.unwrap().file, 2);
     assert_eq!((doc.mesh.lods[0].vertex_count(), doc.mesh.lods[0].triangle_count()), (24, 12));
     assert_eq!(doc.mesh.lods[1], expected_lod);
-    assert_eq!(doc.checks[0].name, "attached chunk's GUID is lod[0]'s");
+    assert_eq!(doc.checks()[0].name, "attached chunk's GUID is lod[0]'s");
     assert_eq!(details(&doc).chunk_found, [true, true]);
-    assert!(names(&doc.checks).contains(&"measured header bounds (over every LOD's decoded positions)"));
+    assert!(names(doc.checks()).contains(&"measured header bounds (over every LOD's decoded positions)"));
 }
 
 #[test]
 fn a_refused_attach_changes_nothing() {
     let b = two_lods();
     let mut doc = open("two.res", b.resource.clone());
-    let (spans, mesh, checks) = (doc.spans.fixed().to_vec(), doc.mesh.clone(), doc.checks.clone());
+    let (spans, mesh, checks) = (doc.spans.fixed().to_vec(), doc.mesh.clone(), doc.checks().to_vec());
     assert!(doc.attach_to_lod(2, "x.bin", b.chunks[0].1.clone()).is_err());
     assert!(doc.attach("a.res.resmeta", vec![0; 9]).is_err());
     assert!(doc.attach(&format!("{}.chunk", "ab".repeat(16)), b.chunks[0].1.clone()).is_err());
-    assert_eq!((doc.spans.fixed(), &doc.mesh, &doc.checks), (&spans[..], &mesh, &checks));
+    assert_eq!((doc.spans.fixed(), &doc.mesh, doc.checks()), (&spans[..], &mesh, &checks[..]));
     assert!(doc.attached.is_empty());
 }
 
@@ -108,7 +108,7 @@ fn a_refused_attach_changes_nothing() {
 fn metadata_where_the_table_was_found_adds_its_check_without_decoding_again() {
     let b = two_lods();
     let mut doc = open("two.res", b.resource.clone());
-    let (spans, mesh, checks) = (doc.spans.fixed().to_vec(), doc.mesh.clone(), doc.checks.clone());
+    let (spans, mesh, checks) = (doc.spans.fixed().to_vec(), doc.mesh.clone(), doc.checks().to_vec());
     let a = formats::attach(&doc.as_parent(), None, "two.res.resmeta", &b.resmeta).expect("attaches");
     assert_eq!(a.format, Format::Unknown);
     assert!(a.parent.redecode.is_none() && a.parent.lod.is_none() && !a.parent.listed);
@@ -117,8 +117,8 @@ fn metadata_where_the_table_was_found_adds_its_check_without_decoding_again() {
     doc.attach("two.res.resmeta", b.resmeta.to_vec()).expect("attaches");
     assert!(doc.attached.is_empty(), "the metadata has no spans in the mesh");
     assert_eq!((doc.spans.fixed(), &doc.mesh), (&spans[..], &mesh));
-    let added: Vec<&Check> = doc.checks.iter().filter(|c| !checks.contains(c)).collect();
-    assert_eq!(names(&doc.checks[..checks.len()]), names(&checks));
+    let added: Vec<&Check> = doc.checks().iter().filter(|c| !checks.contains(c)).collect();
+    assert_eq!(names(&doc.checks()[..checks.len()]), names(&checks));
     assert_eq!(added.len(), 1);
     assert_eq!(added[0].name, "resource metadata {table offset, table bytes, trailing bytes, 0}");
     assert!(added[0].passed);

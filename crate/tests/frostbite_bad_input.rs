@@ -43,7 +43,7 @@ fn every_truncation_of_every_form_fails_cleanly() {
             }
             if len >= 0xC + 0xB6 {
                 // Past the header's first fields it is still a MeshSet, and the cut is reported.
-                assert!(!doc.errors.is_empty() || doc.checks.iter().any(|c| !c.passed), "type {t} len {len}");
+                assert!(!doc.errors.is_empty() || doc.checks().iter().any(|c| !c.passed), "type {t} len {len}");
                 for e in &doc.errors {
                     assert!(e.offset <= full as u64, "{e}");
                     assert!(!e.path.is_empty(), "type {t} len {len}: {e}");
@@ -101,7 +101,7 @@ fn pointers_out_of_place_are_named() {
         "{:?}",
         doc.errors
     );
-    let c = doc.checks.iter().find(|c| c.name.starts_with("pointers land")).unwrap();
+    let c = doc.checks().iter().find(|c| c.name.starts_with("pointers land")).unwrap();
     assert!(!c.passed && c.measured.contains("header.name_pointer"));
     // A LOD pointer into the header.
     let mut r = b.resource.clone();
@@ -114,7 +114,7 @@ fn pointers_out_of_place_are_named() {
     let mut r = write_meshset(&m).unwrap();
     r[table..table + 4].copy_from_slice(&0u32.to_le_bytes());
     let doc = open("p.res", r);
-    let c = doc.checks.iter().find(|c| c.name.contains("relocation table")).unwrap();
+    let c = doc.checks().iter().find(|c| c.name.contains("relocation table")).unwrap();
     assert!(!c.passed && c.measured.contains("header.lod_pointer[0]"), "{c:?}");
     m.header.lod_count = 9;
     assert!(write_meshset(&m).is_err());

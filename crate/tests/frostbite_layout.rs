@@ -221,7 +221,7 @@ fn assert_game_layout(b: &Built, bm: &BuildMesh) {
 }
 
 fn failed(doc: &Document) -> Vec<String> {
-    doc.checks.iter().filter(|c| !c.passed).map(|c| format!("{} ({:?}): {}", c.name, c.basis, c.measured)).collect()
+    doc.checks().iter().filter(|c| !c.passed).map(|c| format!("{} ({:?}): {}", c.name, c.basis, c.measured)).collect()
 }
 
 #[test]
@@ -276,7 +276,7 @@ fn half_float_bounds_allow_half_a_step_and_show_it() {
     h.half_positions = true;
     let b = build(&mesh("skate/half", 0, vec![lod(vec![h.clone()])]));
     let (doc, _) = open_all(&b, "h.res");
-    let c = doc.checks.iter().find(|c| c.name == "measured lod[0].section[0] bounds").unwrap();
+    let c = doc.checks().iter().find(|c| c.name == "measured lod[0].section[0] bounds").unwrap();
     assert!(c.passed, "{c:?}");
     // The widest tolerance is at x (64 to 128, steps of 1/16), first met at the minimum: the
     // larger magnitude of the stored and the decoded value.
@@ -291,12 +291,12 @@ fn half_float_bounds_allow_half_a_step_and_show_it() {
     m.lods[0].sections[0].bounds_min[0] -= 0.07;
     let mut doc = open("h.res", write_meshset(&m).unwrap());
     doc.attach(&format!("{}.chunk", guid::hex(&b.chunks[0].0)), b.chunks[0].1.clone()).unwrap();
-    let c = doc.checks.iter().find(|c| c.name == "measured lod[0].section[0] bounds").unwrap();
+    let c = doc.checks().iter().find(|c| c.name == "measured lod[0].section[0] bounds").unwrap();
     assert!(!c.passed && c.basis == Basis::Description);
     // f32 positions are exact.
     let b = build(&mesh("skate/f32", 0, vec![lod(vec![cube("P/F", 3.3, [100.7, -20.3, 5.1])])]));
     let (doc, _) = open_all(&b, "f.res");
-    let c = doc.checks.iter().find(|c| c.name == "measured lod[0].section[0] bounds").unwrap();
+    let c = doc.checks().iter().find(|c| c.name == "measured lod[0].section[0] bounds").unwrap();
     assert_eq!((c.passed, c.tolerance.as_str()), (true, "exact (f32)"));
 }
 
@@ -495,7 +495,7 @@ fn check_relaid(b: &Built, o: Relay) -> Vec<u8> {
     assert!(doc.errors.is_empty(), "{name} {o:?}: {:?}", doc.errors);
     let desc: Vec<String> = failed(&doc).into_iter().filter(|c| c.contains("(Description)")).collect();
     assert!(desc.is_empty(), "{name} {o:?}: {desc:?}");
-    let guesses: Vec<&str> = doc.checks.iter().filter(|c| !c.passed).map(|c| &*c.name).collect();
+    let guesses: Vec<&str> = doc.checks().iter().filter(|c| !c.passed).map(|c| &*c.name).collect();
     assert_eq!(guesses, departures(&m, o), "{name} {o:?}");
     assert_eq!(doc.rewrite().unwrap().unwrap(), bytes, "{name} {o:?}");
     // The decoded mesh is the same as the game-laid one's.
@@ -703,7 +703,7 @@ fn attach_failures_say_where() {
     let (g0, c0) = &b.chunks[0];
     let g1 = b.chunks[1].0;
     let chunk = doc.attach_to_lod(1, &format!("{}.chunk", guid::hex(g0)), c0.clone()).unwrap();
-    for c in [&doc.checks[0], &chunk.checks[0]] {
+    for c in [&doc.checks()[0], &chunk.checks()[0]] {
         assert_eq!(c.name, "attached chunk's GUID is lod[1]'s");
         assert!(!c.passed);
         assert_eq!(c.stored, format!("lod[1] names chunk {}", guid::text(&g1)));
@@ -712,7 +712,7 @@ fn attach_failures_say_where() {
     }
     // Its own chunk passes.
     let chunk = doc.attach_to_lod(1, &format!("{}.chunk", guid::text(&g1)), b.chunks[1].1.clone()).unwrap();
-    assert!(chunk.checks[0].passed && doc.checks[0].passed);
+    assert!(chunk.checks()[0].passed && doc.checks()[0].passed);
 }
 
 #[test]
@@ -727,14 +727,17 @@ fn a_resmeta_that_moves_the_table_is_followed() {
     r.extend([0xAB; 16]);
     r.extend(&table);
     let mut doc = open("m.res", r.clone());
-    assert!(!doc.errors.is_empty() || doc.checks.iter().any(|c| !c.passed), "without metadata the table is not found");
+    assert!(
+        !doc.errors.is_empty() || doc.checks().iter().any(|c| !c.passed),
+        "without metadata the table is not found"
+    );
     let meta: Vec<u8> = [(off + 16) as u32, len as u32, 0, 0].iter().flat_map(|v| v.to_le_bytes()).collect();
     doc.attach("m.res.resmeta", meta).unwrap();
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
     let m = details(&doc);
     assert_eq!(m.relocation.len() * 4, len);
     assert_eq!(m.resmeta_computed, [(off + 16) as u32, len as u32, 0, 0]);
-    assert!(doc.checks.iter().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
+    assert!(doc.checks().iter().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
     assert_eq!(doc.rewrite().unwrap().unwrap(), r, "the 16 bytes before the table are kept");
 }
 
@@ -759,8 +762,12 @@ fn a_resmeta_after_the_chunks_keeps_their_geometry() {
     assert_eq!(doc.mesh.lods[1].triangle_count(), 2, "the attached chunk's LOD is kept");
     assert_eq!(doc.mesh.lods[0].triangle_count(), 12 + 8, "the inline LOD is read from the moved trailing data");
     assert_eq!(doc.attached, [format!("{}.chunk", guid::hex(&[7; 16]))]);
-    assert!(!doc.checks[0].passed && doc.checks[0].name == "attached chunk's GUID is lod[1]'s", "{:?}", doc.checks[0]);
-    assert!(doc.checks.iter().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
-    assert!(doc.checks.iter().any(|c| c.name == "measured lod[1].section[0] bounds" && c.passed));
+    assert!(
+        !doc.checks()[0].passed && doc.checks()[0].name == "attached chunk's GUID is lod[1]'s",
+        "{:?}",
+        doc.checks()[0]
+    );
+    assert!(doc.checks().iter().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
+    assert!(doc.checks().iter().any(|c| c.name == "measured lod[1].section[0] bounds" && c.passed));
     assert_eq!(doc.rewrite().unwrap().unwrap(), r);
 }

@@ -71,7 +71,7 @@ fn built_meshsets_are_detected_and_decode_without_errors() {
             assert_eq!(c.format, Format::FrostbiteChunk);
             assert!(c.errors.is_empty(), "{name}: {:?}", c.errors);
         }
-        let failed: Vec<_> = doc.checks.iter().filter(|c| !c.passed).collect();
+        let failed: Vec<_> = doc.checks().iter().filter(|c| !c.passed).collect();
         assert!(failed.is_empty(), "{name}: {failed:?}");
         let m = details(&doc);
         assert_eq!(m.header.name, bm.name);
@@ -179,7 +179,7 @@ fn passes_and_measures() {
     // Where the geometry lives: the attached chunk, file 1.
     let src = lod.sections[0].vertex_source.unwrap();
     assert_eq!((src.file, src.offset, src.stride), (1, 0, 12));
-    let names: Vec<_> = doc.checks.iter().filter(|c| c.name.starts_with("measured")).collect();
+    let names: Vec<_> = doc.checks().iter().filter(|c| c.name.starts_with("measured")).collect();
     assert!(names.iter().any(|c| c.name.contains("header bounds")));
     // Per section: bounds, area and UV0 density, and UV1 density where it has UV1; then the
     // header's bounds once every LOD is decoded.
@@ -199,15 +199,15 @@ fn a_changed_stored_value_fails_its_check() {
     m.header.name_hash ^= 1;
     b.resource = meshscope::formats::frostbite::write_meshset(&m).unwrap();
     let (doc, _) = open_built(&b, "crate.res");
-    let failed: Vec<&str> = doc.checks.iter().filter(|c| !c.passed).map(|c| &*c.name).collect();
+    let failed: Vec<&str> = doc.checks().iter().filter(|c| !c.passed).map(|c| &*c.name).collect();
     assert_eq!(failed.len(), 3, "{failed:?}");
     assert!(failed.iter().any(|n| n.contains("lod[0].section[0] surface area")));
     assert!(failed.iter().any(|n| n.starts_with("name hash")));
     // Each check links to its stored field: section 0 of LOD 0 follows two 0xb0 LOD records.
-    let area = doc.checks.iter().find(|c| c.name.contains("lod[0].section[0] surface area")).unwrap();
+    let area = doc.checks().iter().find(|c| c.name.contains("lod[0].section[0] surface area")).unwrap();
     assert_eq!(area.offset, Some(0xd0 + 2 * 0xb0 + 0x14C));
     assert_eq!(
-        doc.checks.iter().find(|c| c.name.starts_with("lod[1] name hash")).unwrap().offset,
+        doc.checks().iter().find(|c| c.name.starts_with("lod[1] name hash")).unwrap().offset,
         Some(0xd0 + 0xb0 + 0xA4)
     );
 }
@@ -218,9 +218,9 @@ fn mesh_type_rule_is_checked() {
     m.header.mesh_type = 1; // says skinned, but 0xb0 records and a 0xd0 header
     let bytes = meshscope::formats::frostbite::write_meshset(&m).unwrap();
     let doc = open("x.res", bytes);
-    let c = doc.checks.iter().find(|c| c.name == "record forms match the mesh type").unwrap();
+    let c = doc.checks().iter().find(|c| c.name == "record forms match the mesh type").unwrap();
     assert!(!c.passed);
-    let c = doc.checks.iter().find(|c| c.name.contains("blend indices")).unwrap();
+    let c = doc.checks().iter().find(|c| c.name.contains("blend indices")).unwrap();
     assert!(!c.passed);
 }
 
@@ -281,7 +281,7 @@ fn several_inline_lods_follow_each_other_in_the_trailing_data() {
     assert!(built.chunks.is_empty());
     let doc = open("dev.res", built.resource.clone());
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
-    assert!(doc.checks.iter().all(|c| c.passed), "{:?}", doc.checks.iter().find(|c| !c.passed));
+    assert!(doc.checks().iter().all(|c| c.passed), "{:?}", doc.checks().iter().find(|c| !c.passed));
     assert_eq!(doc.mesh.lods.iter().map(|l| l.vertex_count()).collect::<Vec<_>>(), [24, 24, 16]);
     let pads: Vec<u64> = doc
         .spans
@@ -329,12 +329,12 @@ fn resmeta_is_read_and_checked() {
     let b = build(&rigid());
     let mut doc = open("crate.res", b.resource.clone());
     doc.attach("crate.res.resmeta", b.resmeta.to_vec()).unwrap();
-    let c = doc.checks.iter().find(|c| c.name.starts_with("resource metadata")).unwrap();
+    let c = doc.checks().iter().find(|c| c.name.starts_with("resource metadata")).unwrap();
     assert!(c.passed);
     let mut bad = b.resmeta;
     bad[0] ^= 0x10;
     doc.attach("crate.res.resmeta", bad.to_vec()).unwrap();
-    assert!(!doc.checks.iter().rev().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
+    assert!(!doc.checks().iter().rev().find(|c| c.name.starts_with("resource metadata")).unwrap().passed);
 }
 
 #[test]

@@ -14,7 +14,7 @@ fn check(f: &Fixture) {
     let n = f.name;
     assert!(doc.errors.is_empty(), "{n}: {:?}", doc.errors);
     assert_eq!(doc.coverage().uncovered, 0, "{n}");
-    for c in &doc.checks {
+    for c in doc.checks() {
         assert!(c.passed, "{n}: {} {} vs {}", c.name, c.stored, c.measured);
     }
     assert_eq!(doc.rewrite().unwrap().unwrap(), f.bytes, "{n}: roundtrip");
@@ -175,7 +175,7 @@ fn many_overlapping_submeshes_stay_linear() {
     assert_eq!((secs[0].vertex_start, secs[0].vertex_count), (1, 8));
     assert_eq!((secs[29].vertex_start, secs[29].vertex_count), (0, 10));
     // The faces are counted 30 times over: the coverage check says so.
-    assert!(doc.checks.iter().any(|c| c.name == "submesh faces cover the triangles" && !c.passed));
+    assert!(doc.checks().iter().any(|c| c.name == "submesh faces cover the triangles" && !c.passed));
 }
 
 #[test]
@@ -184,7 +184,7 @@ fn pm01_vertices_follow_the_description_table() {
     // (skin 2 bones) = 57 bytes, and no bone indices.
     let (doc, _) = ply_of("pm01_skin2_57");
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
-    let size = doc.checks.iter().find(|c| c.name == "VERT.vertex_size holds the submesh format").unwrap();
+    let size = doc.checks().iter().find(|c| c.name == "VERT.vertex_size holds the submesh format").unwrap();
     assert!(size.passed);
     assert_eq!((size.stored.as_str(), size.measured.as_str()), ("57 bytes", "57 bytes from the format"));
     let spans = doc.spans_in(0, doc.bytes.len() as u64);
@@ -195,7 +195,7 @@ fn pm01_vertices_follow_the_description_table() {
     // last 3 bytes of each vertex are unknown, not guessed fields.
     let (doc, _) = ply_of("pm01_skin2_padded");
     assert!(doc.errors.is_empty(), "{:?}", doc.errors);
-    let size = doc.checks.iter().find(|c| c.name == "VERT.vertex_size holds the submesh format").unwrap();
+    let size = doc.checks().iter().find(|c| c.name == "VERT.vertex_size holds the submesh format").unwrap();
     assert!(size.passed);
     assert_eq!(size.measured, "33 bytes from the format, then unexplained (3 bytes)");
     let spans = doc.spans_in(0, doc.bytes.len() as u64);

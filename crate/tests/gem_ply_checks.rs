@@ -9,7 +9,7 @@ use meshscope::formats::gem_ply::{Chunk, Element, Magic, MeshChunk, SubmAs2};
 use meshscope::{Check, Document};
 
 fn named<'a>(doc: &'a Document, name: &str) -> &'a Check {
-    doc.checks.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no check {name}: {:?}", doc.checks))
+    doc.checks().iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no check {name}: {:?}", doc.checks()))
 }
 
 fn fixture(name: &str) -> Document {
@@ -53,7 +53,8 @@ fn a_bply_whose_unknown_word_is_not_the_vertex_count_is_not_broken() {
     let c = named(&doc, "SUBM unknown[1] = VERT vertex count");
     assert!(!c.passed && c.basis == Basis::Guess);
     assert_eq!((c.stored.as_str(), c.measured.as_str()), ("9", "4"));
-    let failed_description: Vec<_> = doc.checks.iter().filter(|c| !c.passed && c.basis == Basis::Description).collect();
+    let failed_description: Vec<_> =
+        doc.checks().iter().filter(|c| !c.passed && c.basis == Basis::Description).collect();
     assert!(failed_description.is_empty(), "{failed_description:?}");
 }
 

@@ -158,7 +158,7 @@ fn an_index_past_the_vertices_is_an_error_at_that_index() {
     b[0xe6..0xe8].copy_from_slice(&4u16.to_le_bytes());
     let (doc, e) = first_error(b);
     assert_eq!((e.offset, e.path.as_str()), (0xe6, "INDX.indices[2]"));
-    assert!(doc.checks.iter().any(|c| c.name == "indices name vertices" && !c.passed));
+    assert!(doc.checks().iter().any(|c| c.name == "indices name vertices" && !c.passed));
     // The OBJ export leaves that triangle out rather than writing a bad reference.
     let obj = meshscope::export::obj::write_obj(&doc.mesh.lods[0], "bad").expect("one triangle to draw");
     assert_eq!(obj.text.matches("\nf ").count(), 1);

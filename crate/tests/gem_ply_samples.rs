@@ -38,7 +38,7 @@ fn samples_decode_fully_and_match_the_table() {
         assert_eq!(lod.indices.len(), ni, "{file}");
         assert_eq!(lod.normals.len(), nv * 3, "{file}");
         assert_eq!(lod.uvs.first().map(Vec::len), Some(nv * 2), "{file}");
-        for c in &doc.checks {
+        for c in doc.checks() {
             assert!(c.passed, "{file}: check {} failed: {} vs {}", c.name, c.stored, c.measured);
         }
         let secs: u32 = lod.sections.iter().map(|s| s.index_count).sum();
@@ -180,7 +180,7 @@ fn the_structure_first_then_the_mesh_gives_the_whole_decode() {
         quick.complete();
         assert!(!quick.pending);
         assert_eq!(quick.mesh, whole.mesh, "{name}: complete decodes the mesh");
-        assert_eq!(quick.checks, whole.checks, "{name}");
+        assert_eq!(quick.checks(), whole.checks(), "{name}");
         assert_eq!(quick.errors.len(), whole.errors.len(), "{name}");
     }
     // A format without a quicker structure pass opens whole.

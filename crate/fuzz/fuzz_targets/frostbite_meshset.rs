@@ -7,7 +7,7 @@ use meshscope::census::{Census, CensusFile};
 use meshscope::document::Document;
 use meshscope::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh, Built};
 use meshscope::formats::frostbite::decode_meshset;
-use meshscope::formats::Format;
+use meshscope::formats::{decode_first, Format};
 use std::sync::OnceLock;
 
 fn base() -> &'static [Built; 2] {
@@ -41,8 +41,17 @@ fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
         census.add(&CensusFile::from_decode("f.res", Format::FrostbiteMeshSet, res.clone(), decode_meshset("f.res", &res)));
     }
     let _ = census.report(50);
-    let d = decode_meshset("f.res", &res);
-    let mut doc = Document::from_decode("f.res", Format::FrostbiteMeshSet, res, d);
+    // The checks `open` leaves for later are, made, the whole decode's.
+    let first = || decode_first(Format::FrostbiteMeshSet, "f.res", &res).expect("a MeshSet's checks wait");
+    let waiting = Document::from_first("f.res", Format::FrostbiteMeshSet, res.clone(), first());
+    assert!(waiting.summary_first().checks_pending);
+    assert_eq!(waiting.checks(), &full.checks[..]);
+    // Attached to with its checks waiting, as `open` makes it, or made at once (odd lengths).
+    let mut doc = if res.len() % 2 == 0 {
+        Document::from_first("f.res", Format::FrostbiteMeshSet, res.clone(), first())
+    } else {
+        Document::from_decode("f.res", Format::FrostbiteMeshSet, res, full)
+    };
     for li in 0..doc.mesh.lods.len() {
         if let Ok(c) = doc.attach_to_lod(li, "c.chunk", chunk.to_vec()) {
             let _ = c.summary();

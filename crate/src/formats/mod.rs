@@ -7,7 +7,7 @@ pub mod gem_ply;
 
 use crate::error::Error;
 pub use crate::mesh::{Axes, Up};
-use crate::model::{Attachment, Decode, Parent};
+use crate::model::{Attachment, Check, Decode, Parent};
 pub use crate::model::{Details, Format};
 
 /// What a format gives the rest of the crate. Only `format`, `detect` and `decode` are
@@ -26,6 +26,19 @@ pub trait FileFormat: Sync {
     /// a person reads (checks, summary facts) where leaving that out is faster.
     fn decode_fields(&self, name: &str, bytes: &[u8]) -> Decode {
         self.decode(name, bytes)
+    }
+
+    /// What `open` decodes where some checks can wait: `decode` less the checks that
+    /// `later_checks` makes from the details, made when someone first reads the checks
+    /// (`Document::checks`); `None` where the format makes its checks with the decode.
+    fn decode_first(&self, _name: &str, _bytes: &[u8]) -> Option<Decode> {
+        None
+    }
+
+    /// The checks `decode_first` left out, made from its details: its checks and then these
+    /// are `decode`'s checks, in order.
+    fn later_checks(&self, _details: &Details) -> Vec<Check> {
+        Vec::new()
     }
 
     /// The structure alone, where it comes much faster than the whole decode (a `.ply` whose
@@ -74,6 +87,17 @@ pub fn decode(format: Format, name: &str, bytes: &[u8]) -> Decode {
 /// What a census reads of a file (`FileFormat::decode_fields`).
 pub fn decode_fields(format: Format, name: &str, bytes: &[u8]) -> Decode {
     of(format).map_or_else(Decode::default, |f| f.decode_fields(name, bytes))
+}
+
+/// The decode whose checks from the details wait, where the format has such checks
+/// (`FileFormat::decode_first`).
+pub fn decode_first(format: Format, name: &str, bytes: &[u8]) -> Option<Decode> {
+    of(format).and_then(|f| f.decode_first(name, bytes))
+}
+
+/// The checks `decode_first` left out (`FileFormat::later_checks`).
+pub fn later_checks(format: Format, details: &Details) -> Vec<Check> {
+    of(format).map_or_else(Vec::new, |f| f.later_checks(details))
 }
 
 /// The structure alone, where a format can give it much faster (`FileFormat::decode_structure`).

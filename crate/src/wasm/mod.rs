@@ -116,6 +116,13 @@ pub fn summary_json(handle: u32) -> Result<Option<String>, JsError> {
     with_doc(handle, |d| Ok(d.summary().json()))
 }
 
+/// `summary_json` of the summary as it is now (`Document::summary_first`): checks still to
+/// come are left out and `checks_pending` is true; `summary` or `summary_json` makes them.
+#[wasm_bindgen]
+pub fn summary_first_json(handle: u32) -> Result<Option<String>, JsError> {
+    with_doc(handle, |d| Ok(d.summary_first().json()))
+}
+
 /// Every span overlapping `[start, end)`, with path, type, value, confidence and note.
 #[wasm_bindgen]
 pub fn spans(handle: u32, start: f64, end: f64) -> Result<JsValue, JsError> {

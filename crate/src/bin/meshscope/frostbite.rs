@@ -110,7 +110,7 @@ pub fn by_hand(arg: &str) -> Option<(usize, String)> {
 /// stderr, before anything its decode reports (the check is in the document too).
 pub fn attach_to(doc: &mut Document, lod: usize, name: &str, bytes: Vec<u8>) -> Result<(), meshscope::Error> {
     let chunk = doc.attach_to_lod(lod, name, bytes)?;
-    if let Some(c) = chunk.checks.iter().find(|c| c.name.starts_with("attached chunk's GUID") && !c.passed) {
+    if let Some(c) = chunk.checks().iter().find(|c| c.name.starts_with("attached chunk's GUID") && !c.passed) {
         eprintln!("warning: {}; {}", c.measured, c.stored);
     }
     Ok(())

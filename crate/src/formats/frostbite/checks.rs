@@ -290,9 +290,17 @@ fn lowercase_hash(name: &str) -> u32 {
     }
 }
 
-pub fn records(d: &mut Decode, m: &MeshSetDetails) {
+/// The checks made from the details alone, after the pointers' (`decode_first` leaves them
+/// for `FileFormat::later_checks`): the records' stored values, the layout, the measures.
+pub fn from_details(c: &mut Vec<Check>, m: &MeshSetDetails) {
+    c.reserve(super::decode::check_room(m));
+    records(c, m);
+    layout(c, m);
+    measures(c, m);
+}
+
+pub fn records(c: &mut Vec<Check>, m: &MeshSetDetails) {
     let h = &m.header;
-    let c = &mut d.checks;
     let hh = djb2_xor(h.name.as_bytes());
     c.push(check(
         "name hash (djb2-XOR of the MeshSet name)",

@@ -253,6 +253,21 @@ fn unlisted(ptrs: &Pointers, entries: &[u32]) -> bool {
 /// `decode` with the bundle's resource metadata, when there is one: it says where the
 /// relocation table is and how long.
 pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
+    let mut d = first(bytes, checks, meta);
+    if let Some(m) = d.details.get::<MeshSetDetails>().filter(|_| checks) {
+        checks::from_details(&mut d.checks, m);
+    }
+    d
+}
+
+/// `decode` less the checks made from the details alone (`checks::from_details`), which
+/// can wait until someone reads the checks.
+pub fn decode_first(bytes: &[u8]) -> Decode {
+    first(bytes, true, None)
+}
+
+/// `decode_meta` less the checks made from the details alone.
+fn first(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
     let mut d = Decode { fields: Fields::over(bytes), ..Default::default() };
     // The header's fields; `records` reserves for the LOD and section records.
     d.fields.spans.reserve(32);
@@ -323,15 +338,9 @@ pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode
     place.gaps = placement::gaps(bytes, &mut covered);
     m.placement = Some(place);
     m.resmeta_computed = super::writer::resmeta(&m);
-    if checks {
-        d.checks.reserve(check_room(&m));
-    }
     checks::pointers(&mut d, &m, &ptrs, &fields, checks);
     inline(&mut d, &mut m, &file, checks);
     if checks {
-        checks::records(&mut d, &m);
-        checks::layout(&mut d.checks, &m);
-        checks::measures(&mut d.checks, &m);
         super::facts(&mut d.facts, &m);
     }
     d.details = crate::formats::Details::new(m);
@@ -413,7 +422,7 @@ impl Estimate {
 
 /// Room for the checks of `m`: a LOD's name hash, a section's material hash and its three
 /// measures, and about twenty for the whole file.
-fn check_room(m: &MeshSetDetails) -> usize {
+pub(super) fn check_room(m: &MeshSetDetails) -> usize {
     20 + m.lods.len() + 4 * m.lods.iter().map(|l| l.sections.len()).sum::<usize>()
 }
 

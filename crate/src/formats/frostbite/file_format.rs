@@ -1,9 +1,9 @@
 //! The MeshSet and its geometry chunk behind `FileFormat`.
 
-use super::{attach, decode, MeshSetDetails};
+use super::{attach, checks, decode, MeshSetDetails};
 use crate::error::Error;
 use crate::formats::{Details, FileFormat, Format};
-use crate::model::{Attachment, Decode, Parent};
+use crate::model::{Attachment, Check, Decode, Parent};
 
 #[allow(non_upper_case_globals)] // named like `Format::Unknown`
 impl Format {
@@ -28,6 +28,16 @@ impl FileFormat for FrostbiteMeshSet {
     }
     fn decode_fields(&self, _name: &str, bytes: &[u8]) -> Decode {
         decode::decode_with(bytes, false)
+    }
+    fn decode_first(&self, _name: &str, bytes: &[u8]) -> Option<Decode> {
+        Some(decode::decode_first(bytes))
+    }
+    fn later_checks(&self, details: &Details) -> Vec<Check> {
+        let mut c = Vec::new();
+        if let Some(m) = details.get::<MeshSetDetails>() {
+            checks::from_details(&mut c, m);
+        }
+        c
     }
     fn attach(&self, parent: &Parent, lod: Option<usize>, name: &str, bytes: &[u8]) -> Result<Attachment, Error> {
         match lod {
