@@ -65,15 +65,23 @@ test('a MeshSet shows first with the checks it makes from its own bytes, the res
     window.seen = [];
     const { docs } = window.meshscope;
     const summary = docs.summary;
-    docs.summary = (handle, ...rest) => {
+    // Held until the test lets it go, so the panel can be seen while the checks are made.
+    const go = new Promise((resolve) => { window.letGo = resolve; });
+    docs.summary = async (handle, ...rest) => {
       const el = document.getElementById('summary');
       window.seen.push({ pending: !!el.querySelector('.checks-pending'), shown: el.querySelectorAll('ul.checks li').length });
+      await go;
       return summary(handle, ...rest);
     };
   });
   const files = await sampleFiles(page);
   await drop(page, [files[0]]);
-  await page.waitForFunction(() => !document.querySelector('#summary .checks-pending') && window.seen.length > 0);
+  await page.waitForFunction(() => window.seen.length > 0);
+  assert.match(await page.locator('#summary .checks-pending').textContent(), /Checks: being made/);
+  await page.locator('#summary .checks-pending').scrollIntoViewIfNeeded();
+  await page.locator('#summary').screenshot({ path: `${OUT}page-meshset-checks-pending.png` });
+  await page.evaluate(() => window.letGo());
+  await page.waitForFunction(() => !document.querySelector('#summary .checks-pending'));
   const { seen, shown, groups, checks } = await page.evaluate(() => {
     const el = document.getElementById('summary');
     const d = window.meshscope.state.docs.at(-1);
@@ -83,6 +91,13 @@ test('a MeshSet shows first with the checks it makes from its own bytes, the res
   assert.equal(seen[0].pending, true, 'the first paint says the checks are being made');
   assert.ok(seen[0].shown > 0 && seen[0].shown < checks, `first ${seen[0].shown} checks, then ${checks}`);
   assert.equal(shown, checks, 'then the panel shows every check');
+  // The panel scrolls its own content: its visible part, the checks scrolled into it.
+  await page.locator('#summary ul.checks[data-basis=guess]').scrollIntoViewIfNeeded();
+  const clip = await page.locator('#summary').evaluate((el) => {
+    const r = el.parentElement.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
+  await page.screenshot({ path: `${OUT}page-meshset-checks-made.png`, clip });
   assert.deepEqual(groups, ['description', 'guess']);
   const full = await activeSummary(page);
   assert.equal(full.checks.length, checks);
