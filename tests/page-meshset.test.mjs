@@ -106,6 +106,30 @@ test('a MeshSet shows first with the checks it makes from its own bytes, the res
   await page.close();
 });
 
+test('MeshSets opened by the compare panel get their later checks too', async () => {
+  const page = await openPage(env);
+  const files = await sampleFiles(page);
+  const two = [files[0], { name: 'again.res', bytes: files[0].bytes }];
+  await page.click('#compare-button');
+  await page.waitForSelector('#compare:not([hidden])');
+  const dt = await page.evaluateHandle((fs) => {
+    const d = new DataTransfer();
+    for (const f of fs) d.items.add(new File([new Uint8Array(f.bytes)], f.name));
+    return d;
+  }, two);
+  await page.dispatchEvent('#compare', 'drop', { dataTransfer: dt });
+  await page.waitForSelector('#compare[data-ready="true"]');
+  await page.waitForFunction(() => window.meshscope.state.docs.filter((d) => d.summary.format === 'frostbite-meshset')
+    .every((d) => !d.summary.checks_pending && d.summary.checks.length > 3));
+  const sets = await page.evaluate(() => window.meshscope.state.docs.filter((d) => d.summary.format === 'frostbite-meshset')
+    .map((d) => ({ name: d.name, checks: d.summary.checks.length })));
+  assert.deepEqual(sets.map((d) => d.name), [files[0].name, 'again.res']);
+  const whole = await activeSummary(page);
+  assert.ok(sets.every((d) => d.checks === whole.checks.length), JSON.stringify(sets));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a chunk opened on its own can be attached to a MeshSet by hand', async () => {
   const page = await openPage(env);
   const files = await sampleFiles(page);

@@ -113,11 +113,24 @@ function describeDoc(d) {
 function opened(name, r, extra = {}) {
   const { handle, summary } = r;
   addDoc({ handle, name, size: summary.size, summary, timings: r.timings, ...extra });
-  if (summary.checks_pending) checksLater(handle, name);
   return handle;
 }
 
-/** Asks for the checks the first summary left out, after the first paint, and shows them. */
+/** The documents whose checks were asked for (`checksLater`). */
+const checking = new WeakSet();
+
+/** Every document that came with checks still to come, however it was opened (here, by the
+ *  compare panel, from a link), gets them: asked for in a later task, so that the requests of
+ *  the panels painting it reach the worker first. */
+function askChecks(list) {
+  for (const d of list) {
+    if (!d.summary?.checks_pending || checking.has(d)) continue;
+    checking.add(d);
+    setTimeout(() => checksLater(d.handle, d.name), 0);
+  }
+}
+
+/** Asks for the checks the first summary left out and shows them. */
 async function checksLater(handle, name) {
   try {
     const summary = await docs.summary(handle);
@@ -464,6 +477,7 @@ async function main() {
   listen();
   request({ view: parseFragment(location.hash), sample: true }).then(() => { document.body.dataset.ready = 'true'; });
   on(EV.docs, renderTabs);
+  on(EV.docs, askChecks);
   on(EV.active, renderTabs);
   on(EV.active, (d) => { if (d) setStatus(describeDoc(d)); }); // the status line follows the tab
   on(EV.status, (t) => { $('status').textContent = t; });
