@@ -27,6 +27,8 @@ pub enum Kind {
     Text,
     /// A little-endian unsigned bit mask, its bits named from the table (`flag_names`).
     Flags(&'static [(u64, &'static str)]),
+    /// A little-endian unsigned offset from byte `base` of the file, a pointer (`offset_text`).
+    Offset { base: u8 },
 }
 
 impl Kind {
@@ -44,12 +46,14 @@ impl Kind {
             Kind::Hex => show_hex_cut(b).into(),
             Kind::Text => text_short(b),
             Kind::Flags(names) => flag_names(unsigned(b), names).into(),
+            Kind::Offset { base } => offset_text(unsigned(b), base.into()),
         }
     }
 
     /// The kind's code, as the census's plans give a value kept as its kind: 1 to 6, and for
     /// a list of numbers of `width` bytes, `LIST_CODES + width`. A flags kind, whose names
-    /// table a byte cannot carry, has none; neither has a list of width 0 or over 239.
+    /// table a byte cannot carry, has none, nor an offset; neither has a list of width 0 or
+    /// over 239.
     pub fn code(self) -> Option<u8> {
         Some(match self {
             Kind::Unsigned => 1,
@@ -59,7 +63,7 @@ impl Kind {
             Kind::Hex => 5,
             Kind::Text => 6,
             Kind::List { width } => LIST_CODES.checked_add(width).filter(|&c| c > LIST_CODES)?,
-            Kind::Flags(_) => return None,
+            Kind::Flags(_) | Kind::Offset { .. } => return None,
         })
     }
 
@@ -216,6 +220,16 @@ pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
     std::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
+/// An offset from byte `base` as a pointer shows: `0 (null)`, else the offset and the byte it
+/// names, `0x68e (-> 0x69e)`.
+pub fn offset_text(v: u64, base: u64) -> Short {
+    if v == 0 {
+        return Short::from_static("0 (null)");
+    }
+    let (mut a, mut b) = ([0; 16], [0; 16]);
+    Short::concat(&["0x", hex(v, &mut a), " (-> 0x", hex(v.wrapping_add(base), &mut b), ")"])
+}
+
 /// Lowercase hex digits, for `hex2`, `hex` and `show_hex`.
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -284,7 +298,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_kind_but_flags_round_trips_through_its_code() {
+    fn every_kind_but_flags_and_offsets_round_trips_through_its_code() {
         let kinds = [Kind::Unsigned, Kind::Signed, Kind::Float, Kind::Floats, Kind::Hex, Kind::Text];
         let lists = (1..=239).map(|width| Kind::List { width });
         let mut codes = Vec::new();
@@ -298,6 +312,7 @@ mod tests {
         codes.dedup();
         assert_eq!(codes.len(), 6 + 239, "codes are distinct");
         assert_eq!(Kind::Flags(&[(1, "a")]).code(), None);
+        assert_eq!(Kind::Offset { base: 16 }.code(), None);
         assert_eq!(Kind::List { width: 0 }.code(), None);
         assert_eq!(Kind::List { width: 240 }.code(), None);
         // Every code that gives a kind is that kind's code.
@@ -309,6 +324,15 @@ mod tests {
         assert_eq!(Kind::from_code(0), None);
         assert_eq!(Kind::from_code(16), None);
         assert_eq!(Kind::from_code(7), None);
+    }
+
+    #[test]
+    fn an_offset_shows_where_it_points_or_that_it_is_null() {
+        let k = Kind::Offset { base: 16 };
+        assert_eq!(k.show(&0x68eu64.to_le_bytes()), "0x68e (-> 0x69e)");
+        assert_eq!(k.show(&[0; 8]), "0 (null)");
+        assert_eq!(k.show(&u64::MAX.to_le_bytes()), "0xffffffffffffffff (-> 0xf)");
+        assert_eq!(Kind::Offset { base: 0 }.show(&[1, 0, 0, 0]), "0x1 (-> 0x1)");
     }
 
     #[test]

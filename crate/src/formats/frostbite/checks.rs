@@ -6,7 +6,7 @@ use super::element_format;
 use super::measures::{ratio, RATIO_TOLERANCE};
 use super::{placement, MeshSetDetails};
 use crate::djb2_xor;
-use crate::model::{Basis, Check, Decode};
+use crate::model::{Basis, Check};
 use crate::short::{PathText, Short};
 use crate::show::{decimal, hex2};
 use crate::span::Text;
@@ -76,41 +76,54 @@ fn show(v: &[String]) -> Text {
     Text::Owned(s)
 }
 
+/// The errors of pointers that land outside their place (records or pool): a pointer with
+/// something to read that lands elsewhere stops it being read.
+pub fn pointers_outside(errors: &mut Vec<crate::Error>, m: &MeshSetDetails, p: &Pointers) {
+    let (pool_start, pool_end) = (m.pool_range.0 as u64, m.pool_range.1 as u64);
+    for q in p.all.iter().filter(|q| !q.ptr.is_null() && q.len > 0) {
+        let t = q.ptr.target().unwrap_or(u64::MAX);
+        if lands_inside(q, t, pool_start, pool_end) {
+            continue;
+        }
+        errors.push(crate::Error::bad_value(
+            q.ptr.at,
+            q.ptr.path.clone(),
+            if q.record {
+                format!("points to 0x{t:x}, past the records (they end at 0x{pool_start:x})")
+            } else {
+                format!("points to 0x{t:x}, outside the pool 0x{pool_start:x}..0x{pool_end:x}")
+            },
+        ));
+    }
+}
+
+/// Whether the `q.len` bytes at `t` lie where a pointer of its kind must point.
+fn lands_inside(q: &super::decode::Pointed, t: u64, pool_start: u64, pool_end: u64) -> bool {
+    let end = t.saturating_add(q.len);
+    if q.record {
+        end <= pool_start
+    } else {
+        t >= pool_start && end <= pool_end
+    }
+}
+
 /// Every pointer lands inside its place (records or pool), every relocation entry names one
-/// pointer field once, and every non-null pointer field is listed. With `checks` false only
-/// the errors of pointers that land outside are made (a decode without checks keeps them).
-pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64], checks: bool) {
+/// pointer field once, and every non-null pointer field is listed: from the pointers the
+/// decode kept (`MeshSetDetails::pointers`).
+pub fn pointers(c: &mut Vec<Check>, m: &MeshSetDetails) {
+    let p = &m.pointers;
+    let fields = p.fields();
     let (pool_start, pool_end) = (m.pool_range.0 as u64, m.pool_range.1 as u64);
     let mut outside = Vec::new();
     let mut n = 0;
     for q in p.all.iter().filter(|q| !q.ptr.is_null()) {
         n += 1;
         let t = q.ptr.target().unwrap_or(u64::MAX);
-        let end = t.saturating_add(q.len);
-        let ok = if q.record { end <= pool_start } else { t >= pool_start && end <= pool_end };
-        if ok {
-            continue;
-        }
-        if checks {
+        if !lands_inside(q, t, pool_start, pool_end) {
             outside.push(format!("{} -> 0x{t:x}", q.ptr.path));
         }
-        // An empty list pointing anywhere stops nothing from being read.
-        if q.len > 0 {
-            d.errors.push(crate::Error::bad_value(
-                q.ptr.at,
-                q.ptr.path.clone(),
-                if q.record {
-                    format!("points to 0x{t:x}, past the records (they end at 0x{pool_start:x})")
-                } else {
-                    format!("points to 0x{t:x}, outside the pool 0x{pool_start:x}..0x{pool_end:x}")
-                },
-            ));
-        }
     }
-    if !checks {
-        return;
-    }
-    d.checks.push(check(
+    c.push(check(
         "pointers land in the pool (records for LOD and section pointers)",
         outside.is_empty(),
         text!("{n} pointers"),
@@ -128,7 +141,7 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]
             Err(_) => bad.push(format!("entry {k} (0x{e:x}) names no pointer field")),
         }
     }
-    d.checks.push(check(
+    c.push(check(
         "relocation entries each name a pointer field, none twice",
         bad.is_empty() && m.table_found,
         text!("{} entries", m.relocation.len()),
@@ -147,7 +160,7 @@ pub fn pointers(d: &mut Decode, m: &MeshSetDetails, p: &Pointers, fields: &[u64]
         .filter(|q| !q.ptr.is_null() && !listed.contains(&q.ptr.at))
         .map(|q| q.ptr.path.to_string())
         .collect();
-    d.checks.push(check(
+    c.push(check(
         "pointers listed in the relocation table",
         unlisted.is_empty() && m.table_found,
         text!("{} entries", m.relocation.len()),
@@ -290,10 +303,12 @@ fn lowercase_hash(name: &str) -> u32 {
     }
 }
 
-/// The checks made from the details alone, after the pointers' (`decode_first` leaves them
-/// for `FileFormat::later_checks`): the records' stored values, the layout, the measures.
+/// The checks, made from the details alone (`decode_first` leaves them for
+/// `FileFormat::later_checks`): the pointers, the records' stored values, the layout, the
+/// measures.
 pub fn from_details(c: &mut Vec<Check>, m: &MeshSetDetails) {
     c.reserve(super::decode::check_room(m));
+    pointers(c, m);
     records(c, m);
     layout(c, m);
     measures(c, m);

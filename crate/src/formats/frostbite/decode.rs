@@ -26,7 +26,7 @@ pub struct Pointed {
 }
 
 /// Every pointer field the records hold, in the order read.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Pointers {
     pub all: Vec<Pointed>,
 }
@@ -338,10 +338,11 @@ fn first(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
     place.gaps = placement::gaps(bytes, &mut covered);
     m.placement = Some(place);
     m.resmeta_computed = super::writer::resmeta(&m);
-    checks::pointers(&mut d, &m, &ptrs, &fields, checks);
+    checks::pointers_outside(&mut d.errors, &m, &ptrs);
     inline(&mut d, &mut m, &file, checks);
     if checks {
         super::facts(&mut d.facts, &m);
+        m.pointers = ptrs;
     }
     d.details = crate::formats::Details::new(m);
     d

@@ -57,6 +57,9 @@ pub struct MeshSetDetails {
     pub chunk_found: Vec<bool>,
     /// Per LOD, per section: values measured from the decoded geometry.
     pub measures: Vec<Vec<measures::Measured>>,
+    /// Every pointer field read, for the checks made after the decode (empty in a decode
+    /// without checks, and for a MeshSet not read from a file).
+    pub pointers: decode::Pointers,
 }
 
 /// The header's own shape: header bytes minus 16 is 0xc0 or 0xd0, LOD record bytes 0xb0, 0xb8

@@ -3,8 +3,8 @@
 
 use crate::error::Result;
 use crate::read::Reader;
-use crate::short::{PathText, Short};
-use crate::show::hex;
+use crate::short::PathText;
+use crate::show::{offset_text, Kind};
 use crate::span::{Confidence, Fields};
 
 /// Stored pointers are relative to byte 16 of the resource.
@@ -32,12 +32,9 @@ impl Ptr {
 pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note: &'static str) -> Result<Ptr> {
     let at = r.offset();
     let value = r.u64().map_err(|e| e.at_path(path))?;
-    let shown = if value == 0 {
-        Short::from("0 (null)")
-    } else {
-        let (mut a, mut b) = ([0; 16], [0; 16]);
-        Short::concat(&["0x", hex(value, &mut a), " (-> 0x", hex(value.wrapping_add(BASE), &mut b), ")"])
-    };
+    // The text waits for the span to be shown, where the pointer is the file's own bytes.
+    let kind = Kind::Offset { base: BASE as u8 };
+    let shown = f.value_of(r, 8, kind, || offset_text(value, BASE).to_string());
     let path = PathText::from(path);
     f.add(at, 8, path.clone(), "u64 pointer", shown, c, note);
     Ok(Ptr { at, value, path })
