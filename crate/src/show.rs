@@ -250,8 +250,13 @@ pub fn hex(n: u64, buf: &mut [u8; 16]) -> &str {
 
 /// A byte as two lowercase hex digits, written into `buf`.
 pub fn hex2(b: u8, buf: &mut [u8; 2]) -> &str {
-    *buf = [HEX[(b >> 4) as usize], HEX[(b & 15) as usize]];
+    *buf = hex_pair(b);
     std::str::from_utf8(buf).unwrap_or("")
+}
+
+/// `b`'s two lowercase hex digits, as bytes: for texts gathered as bytes and checked once.
+pub fn hex_pair(b: u8) -> [u8; 2] {
+    [HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]
 }
 
 pub fn show_hex(b: &[u8]) -> String {

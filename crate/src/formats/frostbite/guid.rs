@@ -3,14 +3,15 @@
 /// The usual 8-4-4-4-12 text: the first three groups are the stored bytes little-endian.
 pub fn text(g: &[u8; 16]) -> String {
     const ORDER: [usize; 16] = [3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15];
-    let mut s = String::with_capacity(36);
+    // Gathered as bytes and checked as UTF-8 once (a LOD's GUID is in every MeshSet's facts).
+    let mut s = Vec::with_capacity(36);
     for (n, &k) in ORDER.iter().enumerate() {
-        if [4, 6, 8, 10].contains(&n) {
-            s.push('-');
+        if matches!(n, 4 | 6 | 8 | 10) {
+            s.push(b'-');
         }
-        s.push_str(crate::show::hex2(g[k], &mut [0; 2]));
+        s.extend_from_slice(&crate::show::hex_pair(g[k]));
     }
-    s
+    String::from_utf8(s).unwrap_or_default()
 }
 
 /// The 32 hex digits of the stored bytes in order.

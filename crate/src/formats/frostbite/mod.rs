@@ -101,15 +101,18 @@ pub fn facts(out: &mut Vec<(String, String)>, m: &MeshSetDetails) {
     let h = &m.header;
     out.push(("name".into(), h.name.clone()));
     out.push(("mesh type".into(), header::MESH_TYPES.get(h.mesh_type as usize).unwrap_or(&"?").to_string()));
-    out.push(("LODs".into(), m.lods.len().to_string()));
     let (mut a, mut b) = ([0; 20], [0; 20]);
+    out.push(("LODs".into(), decimal(m.lods.len() as u64, &mut a).to_string()));
     for (i, l) in m.lods.iter().enumerate() {
         let chunk = if l.inline() { "inline".to_string() } else { guid::text(&l.chunk) };
         let sections = decimal(l.sections.len() as u64, &mut b);
         out.push((["lod[", decimal(i as u64, &mut a), "]"].concat(), [sections, " sections, chunk ", &chunk].concat()));
     }
-    let r = m.resmeta_computed;
-    out.push(("resource metadata (computed)".into(), format!("{{{}, {}, {}, {}}}", r[0], r[1], r[2], r[3])));
+    let r = m.resmeta_computed.map(|v| v as u64);
+    let mut n = [[0; 20]; 4];
+    let [p, q, s, t] = &mut n;
+    let parts = ["{", decimal(r[0], p), ", ", decimal(r[1], q), ", ", decimal(r[2], s), ", ", decimal(r[3], t), "}"];
+    out.push(("resource metadata (computed)".into(), parts.concat()));
     out.push(("LOD groups (stock presets)".into(), presets().to_string()));
 }
 
