@@ -47,14 +47,15 @@ export async function openPage(env, hash = '', { viewport = { width: 1400, heigh
   return page;
 }
 
-/** Drops files given as [{name, bytes: number[]}] on the page, as a person dragging them would. */
-export async function dropFiles(page, files) {
+/** Drops files given as [{name, bytes: number[]}] on the page (or on the element `target`
+ *  names), as a person dragging them would. */
+export async function dropFiles(page, files, target = 'body') {
   const dt = await page.evaluateHandle((files) => {
     const dt = new DataTransfer();
     for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
     return dt;
   }, files);
-  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+  await page.dispatchEvent(target, 'drop', { dataTransfer: dt });
 }
 
 /** Resolves once an image with a broken source, added now, has reported its error: any image

@@ -112,12 +112,7 @@ test('MeshSets opened by the compare panel get their later checks too', async ()
   const two = [files[0], { name: 'again.res', bytes: files[0].bytes }];
   await page.click('#compare-button');
   await page.waitForSelector('#compare:not([hidden])');
-  const dt = await page.evaluateHandle((fs) => {
-    const d = new DataTransfer();
-    for (const f of fs) d.items.add(new File([new Uint8Array(f.bytes)], f.name));
-    return d;
-  }, two);
-  await page.dispatchEvent('#compare', 'drop', { dataTransfer: dt });
+  await drop(page, two, '#compare');
   await page.waitForSelector('#compare[data-ready="true"]');
   await page.waitForFunction(() => window.meshscope.state.docs.filter((d) => d.summary.format === 'frostbite-meshset')
     .every((d) => !d.summary.checks_pending && d.summary.checks.length > 3));
