@@ -147,6 +147,13 @@ fn texts() -> &'static Texts {
 /// element and stream counts are read by nothing (the chunk decoder stops at the counts
 /// too): each run of them is one field, so a declaration of two streams is not shown, or
 /// censused, as fourteen streams of stride 0.
+/// The rest of each of the 16 slots' path prefixes after `.element[` or `.stream[`: one join a
+/// slot, where four parts were joined (a declaration is most of a MeshSet's fields).
+const SLOTS: [&str; 16] = [
+    "0].", "1].", "2].", "3].", "4].", "5].", "6].", "7].", "8].", "9].", "10].", "11].", "12].", "13].", "14].",
+    "15].",
+];
+
 pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declaration> {
     let mut d = Declaration::default();
     let start = r.offset();
@@ -161,12 +168,13 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     // from `Texts`: a declaration is most of a MeshSet's fields.
     let t = texts();
     let note = "Each element is four bytes in usage/format/offset/stream order.";
-    for i in 0..16 {
+    let (elements, streams) = (path.join(".element["), path.join(".stream["));
+    for (i, slot) in SLOTS.iter().enumerate() {
         let at = r.offset();
         let b: [u8; 4] = r.array().map_err(|e| e.at_path(&format!("{path}.element[{i}]")))?;
         d.elements[i] = Element { usage: b[0], format: b[1], offset: b[2], stream: b[3] };
         if i < count {
-            let prefix = PathText::concat(&[path, ".element[", decimal(i as u64, &mut [0; 20]), "]."]);
+            let prefix = elements.join(slot);
             let field = |name: &str| prefix.join(name);
             let (usage_text, uconf) = &t.usage[b[0] as usize];
             f.add(at, 1, field("usage"), "u8", usage_text.clone(), *uconf, note);
@@ -178,12 +186,12 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     let whole = Own { bytes: own, start, path };
     let slots = Unused { name: ".unused_element_slots", from: 4 * count, to: 0x40, ty: "u8[4][]" };
     unused(f, r, &whole, slots, "Element slots past the element count.");
-    for i in 0..16 {
+    for (i, slot) in SLOTS.iter().enumerate() {
         let at = r.offset();
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&format!("{path}.stream[{i}]")))?;
         d.streams[i] = b;
         if i < stream_count {
-            let prefix = PathText::concat(&[path, ".stream[", decimal(i as u64, &mut [0; 20]), "]."]);
+            let prefix = streams.join(slot);
             let field = |name: &str| prefix.join(name);
             f.add(
                 at,
