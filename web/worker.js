@@ -56,22 +56,17 @@ async function readIntoWasm(file, progress, name = file.name, preview = true) {
   }
 }
 
-/** The summary: JSON from wasm, parsed here (objects built from wasm value by value cost
- *  several times more); `summary` itself where the JSON cannot hold it (NaN bounds). */
-function summaryOf(handle) {
-  const text = api.summary_json(handle);
-  return text === undefined ? api.summary(handle) : JSON.parse(text);
-}
-
-/** The summary for the first paint: a MeshSet's checks from its details are left for a
- *  `summary` request (`checks_pending`), unless the JSON cannot hold it. */
-function firstSummaryOf(handle) {
-  const text = api.summary_first_json(handle);
+/** The summary: JSON from wasm (`json`: `summary_json`, or `summary_first_json` for the
+ *  first paint, a MeshSet's checks left for a `summary` request), parsed here (objects built
+ *  from wasm value by value cost several times more); `summary` itself where the JSON cannot
+ *  hold it (NaN bounds). */
+function summaryOf(handle, json = api.summary_json) {
+  const text = json(handle);
   return text === undefined ? api.summary(handle) : JSON.parse(text);
 }
 
 function opened(handle, timings = {}) {
-  return { handle, summary: firstSummaryOf(handle), timings };
+  return { handle, summary: summaryOf(handle, api.summary_first_json), timings };
 }
 
 /** Requests beyond the wasm functions; each gets the request's context (worker-protocol.js). */

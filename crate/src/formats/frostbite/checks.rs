@@ -82,7 +82,7 @@ pub fn pointers_outside(errors: &mut Vec<crate::Error>, m: &MeshSetDetails, p: &
     let (pool_start, pool_end) = (m.pool_range.0 as u64, m.pool_range.1 as u64);
     for q in p.all.iter().filter(|q| !q.ptr.is_null() && q.len > 0) {
         let t = q.ptr.target().unwrap_or(u64::MAX);
-        if lands_inside(q, t, pool_start, pool_end) {
+        if lands_inside(q, t, m) {
             continue;
         }
         errors.push(crate::Error::bad_value(
@@ -97,8 +97,9 @@ pub fn pointers_outside(errors: &mut Vec<crate::Error>, m: &MeshSetDetails, p: &
     }
 }
 
-/// Whether the `q.len` bytes at `t` lie where a pointer of its kind must point.
-fn lands_inside(q: &super::decode::Pointed, t: u64, pool_start: u64, pool_end: u64) -> bool {
+/// Whether the `q.len` bytes at `t` lie where a pointer of its kind must point in `m`.
+fn lands_inside(q: &super::decode::Pointed, t: u64, m: &MeshSetDetails) -> bool {
+    let (pool_start, pool_end) = (m.pool_range.0 as u64, m.pool_range.1 as u64);
     let end = t.saturating_add(q.len);
     if q.record {
         end <= pool_start
@@ -113,13 +114,12 @@ fn lands_inside(q: &super::decode::Pointed, t: u64, pool_start: u64, pool_end: u
 pub fn pointers(c: &mut Vec<Check>, m: &MeshSetDetails) {
     let p = &m.pointers;
     let fields = p.fields();
-    let (pool_start, pool_end) = (m.pool_range.0 as u64, m.pool_range.1 as u64);
     let mut outside = Vec::new();
     let mut n = 0;
     for q in p.all.iter().filter(|q| !q.ptr.is_null()) {
         n += 1;
         let t = q.ptr.target().unwrap_or(u64::MAX);
-        if !lands_inside(q, t, pool_start, pool_end) {
+        if !lands_inside(q, t, m) {
             outside.push(format!("{} -> 0x{t:x}", q.ptr.path));
         }
     }

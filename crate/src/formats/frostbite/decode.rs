@@ -10,7 +10,7 @@ use super::section::{self, SectionPtrs};
 use super::{checks, chunk, declaration, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
 use crate::field::{decimal, FieldType};
-use crate::model::Decode;
+use crate::model::{Check, Decode};
 use crate::read::Reader;
 use crate::short::PathText;
 use crate::show::{show_list, text_short};
@@ -254,10 +254,21 @@ fn unlisted(ptrs: &Pointers, entries: &[u32]) -> bool {
 /// relocation table is and how long.
 pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
     let mut d = first(bytes, checks, meta);
-    if let Some(m) = d.details.get::<MeshSetDetails>().filter(|_| checks) {
-        checks::from_details(&mut d.checks, m);
+    if checks {
+        let later = later_checks(&d.details);
+        d.checks.extend(later);
     }
     d
+}
+
+/// The checks made from a decode's details alone (`checks::from_details`); none for details
+/// of another kind.
+pub fn later_checks(details: &crate::formats::Details) -> Vec<Check> {
+    let mut c = Vec::new();
+    if let Some(m) = details.get::<MeshSetDetails>() {
+        checks::from_details(&mut c, m);
+    }
+    c
 }
 
 /// `decode` less the checks made from the details alone (`checks::from_details`), which

@@ -1,6 +1,6 @@
 //! The MeshSet and its geometry chunk behind `FileFormat`.
 
-use super::{attach, checks, decode, MeshSetDetails};
+use super::{attach, decode, MeshSetDetails};
 use crate::error::Error;
 use crate::formats::{Details, FileFormat, Format};
 use crate::model::{Attachment, Check, Decode, Parent};
@@ -33,11 +33,7 @@ impl FileFormat for FrostbiteMeshSet {
         Some(decode::decode_first(bytes))
     }
     fn later_checks(&self, details: &Details) -> Vec<Check> {
-        let mut c = Vec::new();
-        if let Some(m) = details.get::<MeshSetDetails>() {
-            checks::from_details(&mut c, m);
-        }
-        c
+        decode::later_checks(details)
     }
     fn attach(&self, parent: &Parent, lod: Option<usize>, name: &str, bytes: &[u8]) -> Result<Attachment, Error> {
         match lod {

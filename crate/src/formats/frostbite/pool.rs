@@ -5,7 +5,7 @@ use crate::error::Result;
 use crate::read::Reader;
 use crate::short::PathText;
 use crate::show::{offset_text, Kind};
-use crate::span::{Confidence, Fields};
+use crate::span::{Confidence, Fields, Value};
 
 /// Stored pointers are relative to byte 16 of the resource.
 pub const BASE: u64 = 16;
@@ -34,7 +34,7 @@ pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note:
     let value = r.u64().map_err(|e| e.at_path(path))?;
     // The text waits for the span to be shown, where the pointer is the file's own bytes.
     let kind = Kind::Offset { base: BASE as u8 };
-    let shown = f.value_of(r, 8, kind, || offset_text(value, BASE).to_string());
+    let shown = if f.of_file(r, 8) { Value::Of(kind) } else { offset_text(value, BASE).into() };
     let path = PathText::from(path);
     f.add(at, 8, path.clone(), "u64 pointer", shown, c, note);
     Ok(Ptr { at, value, path })
