@@ -127,14 +127,17 @@ test('the 3D view shows the moved vertex and the changed triangle, and the link 
   assert.deepEqual(c2.result.differences, cLinked.result.differences);
   // The 3D view's background follows the theme: the canvas's corner pixel is --viewer-bg.
   await fresh.waitForFunction(() => Number(document.querySelector('#cmp3d-canvas').dataset.frames) > 0);
-  const corner = await fresh.evaluate(() => {
+  // Polled until the pixel is opaque: a canvas resized after its first frame (a late layout
+  // on a loaded machine) holds transparent black until the next one.
+  const corner = await (await fresh.waitForFunction(() => {
     const c = document.querySelector('#cmp3d-canvas');
     const t = document.createElement('canvas');
     [t.width, t.height] = [c.width, c.height];
     const g = t.getContext('2d');
     g.drawImage(c, 0, 0);
-    return { px: [...g.getImageData(1, 1, 1, 1).data].slice(0, 3), bg: getComputedStyle(document.querySelector('#cmp-3d')).getPropertyValue('--viewer-bg').trim() };
-  });
+    const d = [...g.getImageData(1, 1, 1, 1).data];
+    return d[3] === 255 && { px: d.slice(0, 3), bg: getComputedStyle(document.querySelector('#cmp-3d')).getPropertyValue('--viewer-bg').trim() };
+  }, null, { timeout: 20000 })).jsonValue();
   const want = [1, 3, 5].map((i) => parseInt(corner.bg.slice(i, i + 2), 16));
   assert.deepEqual(corner.px, want, `--viewer-bg ${corner.bg}`);
   assert.ok(want.every((x) => x < 80), 'dark');
