@@ -43,9 +43,9 @@ impl Kind {
             },
             Kind::Floats => Short::display(&FloatBytes(b)),
             Kind::List { width } => Short::display(&NumberBytes { bytes: b, width }),
-            Kind::Hex => show_hex_cut(b).into(),
+            Kind::Hex => hex_short(b),
             Kind::Text => text_short(b),
-            Kind::Flags(names) => flag_names(unsigned(b), names).into(),
+            Kind::Flags(names) => Short::display(&FlagNames { value: unsigned(b), names }),
             Kind::Offset { base } => offset_text(unsigned(b), base.into()),
         }
     }
@@ -278,23 +278,58 @@ pub fn show_hex_cut(b: &[u8]) -> String {
     }
 }
 
+/// `show_hex_cut(b)` as a `Short`: a few bytes (an unused slot, a short tail) are written in
+/// place, without a `String` made first.
+pub fn hex_short(b: &[u8]) -> Short {
+    const MOST: usize = 7;
+    if b.len() > MOST {
+        return show_hex_cut(b).into();
+    }
+    let mut out = [b' '; 3 * MOST];
+    for (i, &c) in b.iter().enumerate() {
+        out[3 * i..3 * i + 2].copy_from_slice(&hex_pair(c));
+    }
+    let n = (3 * b.len()).saturating_sub(1);
+    Short::concat(&[std::str::from_utf8(&out[..n]).unwrap_or("")])
+}
+
 /// Names the set bits of `value` from `names` (bit, name); unnamed bits are shown in hex.
 pub fn flag_names(value: u64, names: &[(u64, &str)]) -> String {
-    let mut parts = Vec::new();
-    let mut rest = value;
-    for &(bit, name) in names {
-        if bit != 0 && value & bit == bit {
-            parts.push(name.to_string());
-            rest &= !bit;
+    FlagNames { value, names }.to_string()
+}
+
+/// `flag_names`' text, written straight into where it goes: `0x5 (a | c)`, `0x0 (none)`.
+struct FlagNames<'a> {
+    value: u64,
+    names: &'a [(u64, &'a str)],
+}
+
+impl std::fmt::Display for FlagNames<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let mut buf = [0; 16];
+        f.write_str("0x")?;
+        f.write_str(hex(self.value, &mut buf))?;
+        f.write_str(" (")?;
+        let mut rest = self.value;
+        let mut first = true;
+        let mut sep =
+            |f: &mut std::fmt::Formatter| if std::mem::take(&mut first) { Ok(()) } else { f.write_str(" | ") };
+        for &(bit, name) in self.names {
+            if bit != 0 && self.value & bit == bit {
+                sep(f)?;
+                f.write_str(name)?;
+                rest &= !bit;
+            }
         }
-    }
-    if rest != 0 {
-        parts.push(format!("0x{rest:x}"));
-    }
-    if parts.is_empty() {
-        format!("0x{value:x} (none)")
-    } else {
-        format!("0x{value:x} ({})", parts.join(" | "))
+        if rest != 0 {
+            sep(f)?;
+            f.write_str("0x")?;
+            f.write_str(hex(rest, &mut buf))?;
+        }
+        if first {
+            f.write_str("none")?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -426,5 +461,35 @@ mod tests {
         assert_eq!(flag_names(0x5, &[(1, "a"), (4, "c")]), "0x5 (a | c)");
         assert_eq!(flag_names(0x12, &[(2, "b")]), "0x12 (b | 0x10)");
         assert_eq!(flag_names(0, &[(2, "b")]), "0x0 (none)");
+        assert_eq!(flag_names(0x10, &[(2, "b")]), "0x10 (0x10)");
+        assert_eq!(
+            flag_names(3, &[(0, "zero"), (3, "ab"), (1, "a")]),
+            "0x3 (ab | a)",
+            "a bit named twice, bit 0 never"
+        );
+        let names: &[(u64, &str)] = &[(1, "a"), (2, "b"), (0x80, "high")];
+        for v in [0u64, 1, 2, 3, 0x81, 0xff, u64::MAX] {
+            assert_eq!(Kind::Flags(names).show(&v.to_le_bytes()), flag_names(v, names).as_str(), "{v:#x}");
+        }
+    }
+
+    /// Hex as a `Vec` of three bytes a byte: the text `hex_short` must match.
+    fn hex_plainly(b: &[u8]) -> String {
+        let s: Vec<String> = b.iter().map(|c| format!("{c:02x}")).collect();
+        s.join(" ")
+    }
+
+    #[test]
+    fn hex_shows_every_length_as_the_plain_text() {
+        let bytes: Vec<u8> = (0..80u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+        for n in 0..=bytes.len() {
+            let b = &bytes[..n];
+            let want = match n {
+                0..=64 => hex_plainly(b),
+                _ => format!("{} … ({n} bytes)", hex_plainly(&b[..64])),
+            };
+            assert_eq!(Kind::Hex.show(b), want.as_str(), "{n} bytes");
+            assert_eq!(show_hex_cut(b), want, "{n} bytes");
+        }
     }
 }
