@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::formats::{self, Details, Format};
 use crate::mesh::Mesh;
 use crate::shape::{Shape, Texts};
-use crate::span::{Confidence, Record, SpanBounds, SpanMap, SpanText};
+use crate::span::{Confidence, Record, SpanBounds, SpanMap, SpanText, Text};
 use crate::tree::{self, Node};
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -32,7 +32,7 @@ pub struct Document {
     checks: OnceLock<Vec<Check>>,
     /// The checks `formats::decode_first` made, while `checks` waits.
     first_checks: Vec<Check>,
-    pub facts: Vec<(String, String)>,
+    pub facts: Vec<(Text, Text)>,
     pub details: Details,
     /// Names of attached companion files; `Source::file` N refers to `attached[N-1]`.
     pub attached: Vec<String>,
@@ -77,7 +77,7 @@ pub struct Summary<'a> {
     pub format: Format,
     pub size: u64,
     pub coverage: Coverage,
-    pub facts: &'a [(String, String)],
+    pub facts: &'a [(Text, Text)],
     pub checks: &'a [Check],
     pub errors: Vec<ErrorInfo>,
     pub mesh: Vec<LodSummary<'a>>,

@@ -121,7 +121,7 @@ pub struct Decode {
     pub errors: Vec<Error>,
     pub checks: Vec<Check>,
     /// Counts and names for the summary, in display order.
-    pub facts: Vec<(String, String)>,
+    pub facts: Vec<(Text, Text)>,
     pub details: Details,
 }
 

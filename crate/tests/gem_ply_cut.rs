@@ -107,7 +107,7 @@ fn every_sample_cut_inside_its_vertices_keeps_the_whole_ones() {
 
 /// The fact of a document, by name.
 fn fact<'a>(doc: &'a Document, name: &str) -> Option<&'a str> {
-    doc.facts.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    doc.facts.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_ref())
 }
 
 #[test]

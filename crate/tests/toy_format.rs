@@ -51,7 +51,7 @@ fn read(d: &mut Decode, r: &mut Reader) -> Result<()> {
         f.record(format!("item[{i}]"), base, 4);
         items.push((id, value));
     }
-    d.facts.push(("items".into(), count.to_string()));
+    d.facts.push(("items".into(), count.to_string().into()));
     d.details = Details::new(ToyDetails { items });
     Ok(())
 }

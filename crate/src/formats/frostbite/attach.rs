@@ -83,8 +83,8 @@ pub fn attach_to(parent: &Parent, li: usize, name: &str, bytes: &[u8]) -> Result
     let file = parent.attached as u32 + 1;
     let (mut lod, measured) = chunk::decode_lod(&mut d.fields, &mut d.errors, l, &data, &format!("lod[{li}]"), file);
     stored::fill(&mut lod, &m.header, l, li);
-    d.facts.push(("LOD".into(), li.to_string()));
-    d.facts.push(("chunk GUID".into(), guid::text(&l.chunk)));
+    d.facts.push(("LOD".into(), li.to_string().into()));
+    d.facts.push(("chunk GUID".into(), guid::text(&l.chunk).into()));
     let mut now = m.clone();
     if let Some(x) = now.measures.get_mut(li) {
         *x = measured;

@@ -26,6 +26,7 @@ use crate::error::Result;
 use crate::model::Decode;
 use crate::read::Reader;
 use crate::show::decimal;
+use crate::span::Text;
 
 pub use file_format::{FrostbiteChunk, FrostbiteMeshSet};
 
@@ -90,30 +91,31 @@ pub fn decode_meshset(_name: &str, bytes: &[u8]) -> Decode {
 pub fn decode_chunk(name: &str, bytes: &[u8]) -> Decode {
     let mut d = Decode::default();
     if let Some(g) = guid::from_name(name) {
-        d.facts.push(("chunk GUID".into(), guid::text(&g)));
+        d.facts.push(("chunk GUID".into(), guid::text(&g).into()));
     }
-    d.facts.push(("bytes".into(), bytes.len().to_string()));
+    d.facts.push(("bytes".into(), bytes.len().to_string().into()));
     d.facts.push(("layout".into(), "attach it to its MeshSet to decode its streams".into()));
     d
 }
 
-pub fn facts(out: &mut Vec<(String, String)>, m: &MeshSetDetails) {
+pub fn facts(out: &mut Vec<(Text, Text)>, m: &MeshSetDetails) {
     let h = &m.header;
-    out.push(("name".into(), h.name.clone()));
-    out.push(("mesh type".into(), header::MESH_TYPES.get(h.mesh_type as usize).unwrap_or(&"?").to_string()));
+    out.push(("name".into(), h.name.clone().into()));
+    out.push(("mesh type".into(), header::MESH_TYPES.get(h.mesh_type as usize).copied().unwrap_or("?").into()));
     let (mut a, mut b) = ([0; 20], [0; 20]);
-    out.push(("LODs".into(), decimal(m.lods.len() as u64, &mut a).to_string()));
+    out.push(("LODs".into(), decimal(m.lods.len() as u64, &mut a).to_string().into()));
     for (i, l) in m.lods.iter().enumerate() {
         let chunk = if l.inline() { "inline".to_string() } else { guid::text(&l.chunk) };
         let sections = decimal(l.sections.len() as u64, &mut b);
-        out.push((["lod[", decimal(i as u64, &mut a), "]"].concat(), [sections, " sections, chunk ", &chunk].concat()));
+        let label = ["lod[", decimal(i as u64, &mut a), "]"].concat();
+        out.push((label.into(), [sections, " sections, chunk ", &chunk].concat().into()));
     }
     let r = m.resmeta_computed.map(|v| v as u64);
     let mut n = [[0; 20]; 4];
     let [p, q, s, t] = &mut n;
     let parts = ["{", decimal(r[0], p), ", ", decimal(r[1], q), ", ", decimal(r[2], s), ", ", decimal(r[3], t), "}"];
-    out.push(("resource metadata (computed)".into(), parts.concat()));
-    out.push(("LOD groups (stock presets)".into(), presets().to_string()));
+    out.push(("resource metadata (computed)".into(), parts.concat().into()));
+    out.push(("LOD groups (stock presets)".into(), presets().into()));
 }
 
 /// The stock LOD groups as the summary shows them: the same for every MeshSet, made once.

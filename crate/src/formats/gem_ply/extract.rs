@@ -263,7 +263,7 @@ fn absent_chunks(d: &mut Decode, ply: &Ply, subs: &[Sub]) {
         [] => String::new(),
     };
     let after = ply.chunks.last().map_or("the magic".to_string(), |c| c.id().to_string());
-    d.facts.push(("absent chunks".into(), format!("the file has no {list} chunk (it ends after {after})")));
+    d.facts.push(("absent chunks".into(), format!("the file has no {list} chunk (it ends after {after})").into()));
 }
 
 /// Every bone map entry names the mesh (0) or a SKIN bone (N > 0 is SKIN bone N-1).
@@ -466,7 +466,7 @@ fn vertex_checks(d: &mut Decode, lod: &Lod, places: &Places, v: &Verts) {
             v.data.chunks_exact(v.stride.max(1)).all(|x| x.get(o..o + l).is_some_and(|b| b.iter().all(|&x| x == 0)));
         d.facts.push((
             "unexplained vertex bytes".into(),
-            format!("{l} at offset {o}{}", if zero { ", zero in every vertex" } else { "" }),
+            format!("{l} at offset {o}{}", if zero { ", zero in every vertex" } else { "" }).into(),
         ));
     }
 }
@@ -571,12 +571,12 @@ fn guessed_counts(d: &mut Decode, ply: &Ply, places: &Places, vcount: usize) {
 }
 
 fn facts(d: &mut Decode, v: &Verts, ix: &Indices, subs: &[Sub], skin: &[Name]) {
-    d.facts.push(("vertices".into(), format!("{} x {} bytes, flags 0x{:x}", v.count, v.stride, v.flags)));
-    d.facts.push(("vertex layout".into(), v.layout.describe()));
-    d.facts.push(("indices".into(), format!("{} ({} bit)", ix.values.len(), ix.width() * 8)));
-    d.facts.push(("submeshes".into(), subs.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(", ")));
+    d.facts.push(("vertices".into(), format!("{} x {} bytes, flags 0x{:x}", v.count, v.stride, v.flags).into()));
+    d.facts.push(("vertex layout".into(), v.layout.describe().into()));
+    d.facts.push(("indices".into(), format!("{} ({} bit)", ix.values.len(), ix.width() * 8).into()));
+    d.facts.push(("submeshes".into(), subs.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(", ").into()));
     if !skin.is_empty() {
-        d.facts.push(("bones".into(), skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", ")));
+        d.facts.push(("bones".into(), skin.iter().map(|n| lossy(n)).collect::<Vec<_>>().join(", ").into()));
     }
 }
 

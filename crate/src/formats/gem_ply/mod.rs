@@ -457,7 +457,7 @@ fn decode_with(bytes: &[u8], mesh: bool) -> Decode {
     let p = parse(bytes);
     let mut d = extract::finish(p, bytes, mesh);
     if let Some(ply) = d.details.get::<Ply>() {
-        d.facts.insert(0, ("chunks".into(), ply.chunk_ids().join(" ")));
+        d.facts.insert(0, ("chunks".into(), ply.chunk_ids().join(" ").into()));
         d.facts.insert(0, ("magic".into(), ply.magic.name().into()));
     }
     d
