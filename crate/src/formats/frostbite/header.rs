@@ -119,7 +119,7 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
         lod_ptrs.push(read_ptr(
             f,
             &mut r,
-            &PathText::concat(&["header.lod_pointer[", decimal(i, &mut [0; 20]), "]"]),
+            PathText::concat(&["header.lod_pointer[", decimal(i, &mut [0; 20]), "]"]),
             Confidence::Proven,
             "At most seven LODs.",
         )?);

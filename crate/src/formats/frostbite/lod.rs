@@ -87,12 +87,13 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     r.seek(SECTION_COUNT_AT)?;
     p.section_count_at = r.offset();
     p.section_count = f.read(&mut r, pp("section_count"), Confidence::Proven, "")?;
-    p.sections = read_ptr(f, &mut r, &pp("section_array_pointer"), Confidence::Proven, "")?;
+    p.sections = read_ptr(f, &mut r, pp("section_array_pointer"), Confidence::Proven, "")?;
     for k in 0..5 {
         let note = "Count and pointer of five byte lists, at 12-byte steps";
-        let list = |n: &str| PathText::concat(&[&path, ".section_list[", decimal(k as u64, &mut [0; 20]), "].", n]);
+        let slot = PathText::concat(&[&prefix, "section_list[", decimal(k as u64, &mut [0; 20]), "]."]);
+        let list = |n: &str| slot.join(n);
         let c: u32 = f.read(&mut r, list("count"), Confidence::Proven, note)?;
-        let q = read_ptr(f, &mut r, &list("pointer"), Confidence::Proven, note)?;
+        let q = read_ptr(f, &mut r, list("pointer"), Confidence::Proven, note)?;
         p.lists[k] = (c, q);
     }
     l.layout_flags = f.flags(&mut r, pp("layout_flags"), &LAYOUT_FLAGS, Confidence::Observed,
@@ -125,17 +126,17 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     l.chunk = r.array().map_err(|e| e.at_path(&pp("geometry_chunk")))?;
     f.add(g_at, 16, pp("geometry_chunk"), "GUID", super::guid::text(&l.chunk), Confidence::Proven, "");
     r.seek(0x8C)?;
-    p.name = read_ptr(f, &mut r, &pp("name_pointer"), Confidence::Proven, "")?;
-    p.name_part = read_ptr(f, &mut r, &pp("name_part_pointer"), Confidence::Proven, "")?;
-    p.name_last = read_ptr(f, &mut r, &pp("name_last_part_pointer"), Confidence::Proven, "")?;
+    p.name = read_ptr(f, &mut r, pp("name_pointer"), Confidence::Proven, "")?;
+    p.name_part = read_ptr(f, &mut r, pp("name_part_pointer"), Confidence::Proven, "")?;
+    p.name_last = read_ptr(f, &mut r, pp("name_last_part_pointer"), Confidence::Proven, "")?;
     l.name_hash = f.read(&mut r, pp("name_hash"), Confidence::Observed, "djb2-XOR of <name>_lod0")?;
     r.seek(0xB0)?;
     let note = "0xb8 records: pointer to a 24-byte bone mask per section; 0xbc records: u32 count, then pointer to u32 bone map";
     match bytes {
-        0xb8 => p.bone_masks = Some(read_ptr(f, &mut r, &pp("bone_masks_pointer"), Confidence::Proven, note)?),
+        0xb8 => p.bone_masks = Some(read_ptr(f, &mut r, pp("bone_masks_pointer"), Confidence::Proven, note)?),
         0xbc => {
             let c: u32 = f.read(&mut r, pp("bone_map_count"), Confidence::Proven, note)?;
-            p.bone_map = Some((c, read_ptr(f, &mut r, &pp("bone_map_pointer"), Confidence::Proven, note)?));
+            p.bone_map = Some((c, read_ptr(f, &mut r, pp("bone_map_pointer"), Confidence::Proven, note)?));
         }
         _ => {}
     }

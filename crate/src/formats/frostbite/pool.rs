@@ -29,13 +29,19 @@ impl Ptr {
     }
 }
 
-pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: &str, c: Confidence, note: &'static str) -> Result<Ptr> {
+pub fn read_ptr(
+    f: &mut Fields,
+    r: &mut Reader,
+    path: impl Into<PathText>,
+    c: Confidence,
+    note: &'static str,
+) -> Result<Ptr> {
+    let path = path.into();
     let at = r.offset();
-    let value = r.u64().map_err(|e| e.at_path(path))?;
+    let value = r.u64().map_err(|e| e.at_path(&path))?;
     // The text waits for the span to be shown, where the pointer is the file's own bytes.
     let kind = Kind::Offset { base: BASE as u8 };
     let shown = if f.of_file(r, 8) { Value::Of(kind) } else { offset_text(value, BASE).into() };
-    let path = PathText::from(path);
     f.add(at, 8, path.clone(), "u64 pointer", shown, c, note);
     Ok(Ptr { at, value, path })
 }

@@ -71,8 +71,8 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &PathText) -> Result
     let prefix = path.join(".");
     let pp = |n: &str| prefix.join(n);
     r.seek(0x8)?;
-    p.material = read_ptr(f, &mut r, &pp("material_name_pointer"), Confidence::Proven, "")?;
-    p.bones = read_ptr(f, &mut r, &pp("bone_list_pointer"), Confidence::Proven, "")?;
+    p.material = read_ptr(f, &mut r, pp("material_name_pointer"), Confidence::Proven, "")?;
+    p.bones = read_ptr(f, &mut r, pp("bone_list_pointer"), Confidence::Proven, "")?;
     p.bone_count = f.read(&mut r, pp("bone_count"), Confidence::Proven, "")?;
     r.seek(0x1B)?;
     s.flags = f.read(&mut r, pp("flags"), Confidence::Observed,
