@@ -314,7 +314,8 @@ fn the_same_structure_faces_itself_across_a_longer_name() {
 
 #[test]
 fn the_command_line_finds_and_compares_the_chunks_beside_meshsets() {
-    let dir = std::env::temp_dir().join(format!("meshscope-diff-{}", std::process::id()));
+    let tmp = tempfile::Builder::new().prefix("meshscope-diff-").tempdir().unwrap();
+    let dir = tmp.path();
     let mut paths = Vec::new();
     for (side, sections) in [("a", 2), ("b", 3)] {
         let built = builder::build(&meshset(sections));
@@ -329,7 +330,6 @@ fn the_command_line_finds_and_compares_the_chunks_beside_meshsets() {
         .args(["diff", "--json", &paths[0], &paths[1]])
         .output()
         .expect("runs");
-    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(out.status.code(), Some(1));
     let lines: Vec<serde_json::Value> =
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();

@@ -7,11 +7,9 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshscope-frostbite-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A new folder for a test's files, removed when the test ends (passed or not).
+fn dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("meshscope-frostbite-{name}-")).tempdir().unwrap()
 }
 
 fn run(args: &[&str]) -> (String, bool) {
@@ -48,8 +46,9 @@ fn fixture(d: &std::path::Path, text_guid: bool) -> (PathBuf, Vec<PathBuf>) {
 
 #[test]
 fn inspect_json_has_the_meshset_object() {
-    let d = dir("inspect");
-    let (res, _) = fixture(&d, true);
+    let d_dir = dir("inspect");
+    let d = d_dir.path();
+    let (res, _) = fixture(d, true);
     let (out, ok) = run(&["inspect", "--json", res.to_str().unwrap()]);
     assert!(ok);
     let v: Value = serde_json::from_str(out.trim()).unwrap();
@@ -82,13 +81,15 @@ fn inspect_json_has_the_meshset_object() {
 
 #[test]
 fn chunks_by_hex_name_and_by_hand() {
-    let d = dir("hand");
-    let (res, chunks) = fixture(&d, false);
+    let d_dir = dir("hand");
+    let d = d_dir.path();
+    let (res, chunks) = fixture(d, false);
     let (out, _) = run(&["inspect", "--json", res.to_str().unwrap()]);
     let v: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["meshset"]["lods"][1]["chunk_found"], true);
     // Renamed so no GUID is in the name: found only when attached by hand.
-    let other = dir("hand2");
+    let other_dir = dir("hand2");
+    let other = other_dir.path();
     let res2 = other.join("r.res");
     std::fs::copy(&res, &res2).unwrap();
     let c1 = other.join("lod1-geometry.bin");
@@ -102,8 +103,9 @@ fn chunks_by_hex_name_and_by_hand() {
 
 #[test]
 fn export_obj_and_roundtrip() {
-    let d = dir("export");
-    let (res, _) = fixture(&d, true);
+    let d_dir = dir("export");
+    let d = d_dir.path();
+    let (res, _) = fixture(d, true);
     let (obj, ok) = run(&["export", res.to_str().unwrap(), "--format", "obj", "--lod", "0"]);
     assert!(ok);
     assert_eq!(obj.matches("\nv ").count(), 24 + 9);
@@ -125,8 +127,9 @@ fn export_obj_and_roundtrip() {
 
 #[test]
 fn metadata_beside_as_name_resmeta_and_a_chunk_of_another_lod_said_first() {
-    let d = dir("meta");
-    let (res, chunks) = fixture(&d, true);
+    let d_dir = dir("meta");
+    let d = d_dir.path();
+    let (res, chunks) = fixture(d, true);
     // m0.res with m0.resmeta (no .res.resmeta): found.
     let m0 = d.join("m0.res");
     std::fs::rename(&res, &m0).unwrap();
@@ -138,7 +141,8 @@ fn metadata_beside_as_name_resmeta_and_a_chunk_of_another_lod_said_first() {
     assert!(meta["stored"].is_array(), "{meta}");
     assert_eq!(meta["stored"], meta["computed"]);
     // LOD 1's chunk attached by hand to LOD 0: a warning naming both GUIDs, before anything else.
-    let other = dir("meta2");
+    let other_dir = dir("meta2");
+    let other = other_dir.path();
     std::fs::copy(&m0, other.join("m0.res")).unwrap();
     let named = other.join("y").join(chunks[1].file_name().unwrap());
     std::fs::create_dir_all(named.parent().unwrap()).unwrap();

@@ -66,15 +66,14 @@ fn export_obj_writes_positions_normals_uvs_and_a_group_per_submesh() {
     // and winds counter-clockwise: 2 0 1.
     assert!(obj.contains("\nf 3/3/3 1/1/1 2/2/2\n"), "{obj}");
 
-    let dir = std::env::temp_dir().join(format!("meshscope-gem-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("meshscope-gem-cli-").tempdir().unwrap();
+    let dir = tmp.path();
     let out = dir.join("gun2.obj");
     let stdout = run(&["export", &sample("gun2.ply"), "--format", "obj", "-o", out.to_str().unwrap()]);
     assert!(stdout.is_empty());
     let written = std::fs::read_to_string(&out).unwrap();
     assert_eq!(written.lines().filter(|l| l.starts_with("f ")).count(), 144);
     assert!(written.contains("usemtl body.mtl"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -98,8 +97,8 @@ fn roundtrip_reports_identical_per_file() {
     }
     // A damaged file (an index past the vertices) still writes back what it read; its decode
     // error makes the exit code 1.
-    let dir = std::env::temp_dir().join(format!("meshscope-gem-rt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("meshscope-gem-rt-").tempdir().unwrap();
+    let dir = tmp.path();
     let mut b = std::fs::read(sample("enumerator_background1.ply")).unwrap();
     b[0xe6] = 9;
     let p = dir.join("bad.ply");
@@ -112,7 +111,6 @@ fn roundtrip_reports_identical_per_file() {
     let out = run_code(&["roundtrip", p.to_str().unwrap()], 1);
     let v: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["identical"], false);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// (counter-clockwise, clockwise) triangles of a .glb's primitives, against their normals.
@@ -155,8 +153,8 @@ fn glb_of_a_gem_sample_stands_up_and_winds_as_gltf_wants() {
     if common::samples().is_none() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("meshscope-gem-glb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new().prefix("meshscope-gem-glb-").tempdir().unwrap();
+    let dir = tmp.path();
     // The stored triangles wind clockwise around their normals (Direct3D's front faces), in
     // every sample with normals; the export winds them counter-clockwise, glTF's front faces.
     for (name, triangles) in [("at1_a1.ply", 66), ("gun2.ply", 144), ("map_4v4_long.ply", 32934)] {
@@ -176,7 +174,6 @@ fn glb_of_a_gem_sample_stands_up_and_winds_as_gltf_wants() {
         let q: Vec<f64> = root["rotation"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
         assert_eq!(q, [-h, 0.0, 0.0, h], "{name}: Z-up turned to Y-up");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// (counter-clockwise, clockwise) triangles of a decoded LOD, against its normals.

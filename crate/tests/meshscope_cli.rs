@@ -6,16 +6,14 @@
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_meshscope");
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshscope-cli-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A new folder for a test's files, removed when the test ends (passed or not).
+fn tmp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("meshscope-cli-{name}-")).tempdir().unwrap()
 }
 
 fn run(args: &[&str]) -> Output {
@@ -96,8 +94,9 @@ fn usage_errors_exit_2_with_a_suggestion() {
 
 #[test]
 fn exit_codes_follow_the_files_and_a_missing_file_does_not_stop_the_others() {
-    let d = tmp("exit");
-    let (clean, cut) = samples(&d);
+    let d_dir = tmp("exit");
+    let d = d_dir.path();
+    let (clean, cut) = samples(d);
     let o = run(&["inspect", &clean]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(o.stderr.is_empty());
@@ -122,13 +121,14 @@ fn exit_codes_follow_the_files_and_a_missing_file_does_not_stop_the_others() {
     assert_eq!(run(&["spans", &cut]).status.code(), Some(1));
     assert_eq!(run(&["spans", &clean, "--from=0x0", "--to=4"]).status.code(), Some(0));
     assert_eq!(run(&["roundtrip", &clean, &missing]).status.code(), Some(1));
-    std::fs::remove_dir_all(&d).ok();
+    std::fs::remove_dir_all(d).ok();
 }
 
 #[test]
 fn inspect_json_keys_are_in_the_readme_order_and_errors_have_a_kind() {
-    let d = tmp("json");
-    let (clean, cut) = samples(&d);
+    let d_dir = tmp("json");
+    let d = d_dir.path();
+    let (clean, cut) = samples(d);
     let o = run(&["inspect", "--json", &clean, &cut]);
     let lines: Vec<Value> = text(&o.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
@@ -149,12 +149,13 @@ fn inspect_json_keys_are_in_the_readme_order_and_errors_have_a_kind() {
     // The kind is the error's own: a vertex buffer cut short is truncated at its first missing byte.
     assert!(matches!(doc.errors[0].kind, meshscope::error::ErrorKind::Truncated { .. }), "{:?}", doc.errors);
     assert_eq!(errors[0]["kind"], "truncated");
-    std::fs::remove_dir_all(&d).ok();
+    std::fs::remove_dir_all(d).ok();
 }
 
 #[test]
 fn a_closed_pipe_ends_the_program_quietly() {
-    let d = tmp("pipe");
+    let d_dir = tmp("pipe");
+    let d = d_dir.path();
     let b = meshscope::sample::sample_ply();
     for i in 0..20 {
         std::fs::write(d.join(format!("t{i:02}.ply")), &b).unwrap();
@@ -183,7 +184,7 @@ fn a_closed_pipe_ends_the_program_quietly() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(text(&o.stderr), "");
     assert_eq!(o.status.code(), Some(0));
-    std::fs::remove_dir_all(&d).ok();
+    std::fs::remove_dir_all(d).ok();
 }
 
 #[test]
@@ -194,8 +195,9 @@ fn export_refuses_binary_on_a_terminal() {
         return;
     };
     assert!(probe.status.success());
-    let d = tmp("tty");
-    let (clean, _) = samples(&d);
+    let d_dir = tmp("tty");
+    let d = d_dir.path();
+    let (clean, _) = samples(d);
     let cmd = format!("{BIN} export {clean} --format glb");
     let o = Command::new("script").args(["-qec", &cmd, "/dev/null"]).output().unwrap();
     let shown = text(&o.stdout);
@@ -207,12 +209,13 @@ fn export_refuses_binary_on_a_terminal() {
     let o = Command::new("script").args(["-qec", &cmd, "/dev/null"]).output().unwrap();
     assert_eq!(o.status.code(), Some(0));
     assert!(text(&o.stdout).contains("\nv "));
-    std::fs::remove_dir_all(&d).ok();
+    std::fs::remove_dir_all(d).ok();
 }
 
 #[test]
 fn obj_and_glb_refuse_the_same_broken_file_with_the_same_message() {
-    let d = tmp("refuse");
+    let d_dir = tmp("refuse");
+    let d = d_dir.path();
     // The sample cut before its indices: vertices and submeshes, but no triangle.
     let b = meshscope::sample::sample_ply();
     let indx = b.windows(4).position(|w| w == b"INDX").unwrap();
@@ -231,12 +234,13 @@ fn obj_and_glb_refuse_the_same_broken_file_with_the_same_message() {
     }
     assert_eq!(messages[0], messages[1]);
     assert_eq!(messages[0], format!("meshscope: {cut}: {}", meshscope::export::NOTHING_DRAWABLE));
-    std::fs::remove_dir_all(&d).ok();
+    std::fs::remove_dir_all(d).ok();
 }
 
 #[test]
 fn census_of_a_folder_survives_a_symlink_loop() {
-    let d = tmp("loop");
+    let d_dir = tmp("loop");
+    let d = d_dir.path();
     let b = meshscope::sample::sample_ply();
     std::fs::create_dir_all(d.join("a/b")).unwrap();
     std::fs::write(d.join("a/one.ply"), &b).unwrap();
@@ -247,5 +251,5 @@ fn census_of_a_folder_survives_a_symlink_loop() {
     let first = text(&o.stdout).lines().next().unwrap_or_default().to_string();
     assert!(first.starts_with(&format!("2 files ({} bytes; 0 with decode errors", 2 * b.len())), "{first}");
     assert!(text(&o.stderr).contains("a symlink loop, not followed"), "{}", text(&o.stderr));
-    std::fs::remove_dir_all(&d).ok();
+    std::fs::remove_dir_all(d).ok();
 }
