@@ -5,7 +5,7 @@
 // ASCII column). Screenshot: tests/out/compare.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, openPage, OUT } from './browser.mjs';
+import { start, openPage, dropFiles, OUT } from './browser.mjs';
 import { needsSamples, assertSamples, gemPly, gemPlyPath } from './samples.mjs';
 
 let env;
@@ -20,15 +20,6 @@ function vert(bytes) {
   return { data: at + 12, stride: bytes.readUInt16LE(at + 8), count: bytes.readInt32LE(at + 4) };
 }
 
-async function dropOnPanel(page, files) {
-  const dt = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
-    return dt;
-  }, files.map(([name, b]) => ({ name, bytes: [...b] })));
-  await page.dispatchEvent('#compare', 'drop', { dataTransfer: dt });
-}
-
 const top = (page, s) => page.$eval(`#cmp-rows-${s}`, (e) => Number(e.dataset.top));
 
 test('two dropped samples are compared, scroll in step by structure, and a difference is selected in both views', { skip: needsSamples() }, async () => {
@@ -39,7 +30,7 @@ test('two dropped samples are compared, scroll in step by structure, and a diffe
   const tabs = await page.locator('#tabs [role=tab]').count();
   await page.click('#compare-button');
   await page.waitForSelector('#compare:not([hidden])');
-  await dropOnPanel(page, [['gun2.ply', a], ['at1_a1.ply', b]]);
+  await dropFiles(page, [{ name: 'gun2.ply', bytes: [...a] }, { name: 'at1_a1.ply', bytes: [...b] }], '#compare');
   await page.waitForSelector('#compare[data-ready="true"]');
   assert.equal(await page.locator('#tabs [role=tab]').count(), tabs + 2, 'both files open as tabs');
   const c = await page.evaluate(() => import('./web/compare.js').then((m) => m.comparison()));
