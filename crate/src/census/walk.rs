@@ -8,7 +8,7 @@ use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, 
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
 use crate::shape::{ShapeNode, Texts};
-use crate::span::{Confidence, Value};
+use crate::span::{Confidence, Span, Value};
 
 /// Unexplained bytes are counted only in a record's first this many bytes, so a record
 /// that happens to straddle a large array costs little.
@@ -122,7 +122,29 @@ pub struct Planner {
     sub_records: Vec<SubRecord>,
     holes: Vec<(u64, u64)>,
     counts: Vec<ChildCount>,
+    /// A record's region children and its Unknown fields' extents (`scan`).
+    regions: Vec<u32>,
+    unknown: Vec<(u64, u64)>,
     scratch: String,
+}
+
+/// What `Planner::scan` finds of a record's children for its extent and its unexplained bytes.
+#[derive(Debug, Default)]
+struct ChildScan {
+    /// The largest end among its fields, and among every child's content (`ShapeNode`).
+    fields_end: Option<u64>,
+    content_end: Option<u64>,
+    /// How far its children other than regions cover it without a gap from its start.
+    tiled: u64,
+}
+
+/// One direct field to plan: the `n`th field of a record of kind `kind`.
+struct FieldAt<'a> {
+    kind: usize,
+    n: usize,
+    node: &'a ShapeNode,
+    span: &'a Span,
+    name: &'a str,
 }
 
 /// The parts of one file a walk reads.
@@ -227,11 +249,10 @@ impl Planner {
         // The path past the parent's: the census joins them again only for the places it
         // keeps.
         plan.paths.push_str(at.path.get(at.parent_path..).unwrap_or(at.path));
-        let extent = self.extent(d, &at);
-        self.fields(d, plan, &at);
         let first_sub = self.sub_records.len();
-        self.children(d, plan, &at);
-        let holes = self.holes(d, plan, &at, extent);
+        let scan = self.scan(d, plan, &at);
+        let extent = self.extent(d, &at, &scan);
+        let holes = self.holes(d, plan, &at, extent, &scan);
         let ends = Ends {
             path: plan.paths.len() as u32,
             fields: plan.fields.len() as u32,
@@ -247,19 +268,16 @@ impl Planner {
 
     /// Where a record starts and ends, and how far a lone array element's uncovered bytes
     /// reach.
-    fn extent(&mut self, d: &WalkedFile, at: &RecordToWalk) -> Extent {
-        let shape = &d.file.shape;
-        let nodes = || at.children.iter().map(|&k| shape.node(k));
-        let leaves = || nodes().filter(|c| c.span().is_some());
+    fn extent(&mut self, d: &WalkedFile, at: &RecordToWalk, scan: &ChildScan) -> Extent {
         // A record starts at its node's start (the first byte annotations count from,
         // web/anchor.js) and ends where its decoder declared (`Fields::record`), else at the
         // end of its last field. An undeclared node ends exactly where its content does, so
         // one that ends elsewhere was declared (a record with a tail).
         let (lo, mut hi) = match at.extent {
-            None => (0, leaves().map(|c| c.end).max().unwrap_or(0)),
+            None => (0, scan.fields_end.unwrap_or(0)),
             Some((start, end)) => {
-                let content = nodes().map(|c| c.content_end).max().unwrap_or(start);
-                let fields_end = leaves().map(|c| c.end).max().unwrap_or(start);
+                let content = scan.content_end.unwrap_or(start);
+                let fields_end = scan.fields_end.unwrap_or(start);
                 (start, if end != content { end } else { fields_end })
             }
         };
@@ -284,88 +302,56 @@ impl Planner {
         Extent { lo, hi, reach }
     }
 
-    /// Plans a record's direct fields.
-    fn fields(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk) {
-        let (shape, texts) = (&d.file.shape, d.texts);
-        let k = &mut self.kinds[at.kind as usize];
-        let mut n = 0;
-        for c in at.children.iter().map(|&k| shape.node(k)) {
-            let Some(span) = texts.span(c) else { continue };
-            let name = texts.name(c);
-            // A kind's fields come in the same order record after record: the field at this
-            // place last time is checked first, by its name, before any hashing.
-            let guess =
-                k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| s == name));
-            let id = match guess.or_else(|| k.names.get(name).copied()) {
-                Some(id) => id,
-                None => {
-                    let id = self.field_names.len() as u32;
-                    self.field_names.push(name.to_string());
-                    k.names.insert(name.to_string(), id);
-                    plan.new_names.push(NewName::Field(FieldDef {
-                        name: name.to_string(),
-                        ty: span.ty.to_string(),
-                        width: c.end - c.start,
-                        confidence: span.confidence,
-                        indexed: name.ends_with(']'),
-                    }));
-                    id
-                }
-            };
-            match k.seq.get_mut(n) {
-                Some(x) => *x = id,
-                None => k.seq.push(id),
-            }
-            n += 1;
-            let flags = is_flags(&span.ty);
-            // A value kept as its kind goes as its place, its bytes being the file's: where
-            // the node starts elsewhere (two spans of one path), as its text.
-            let len = u32::try_from(span.len).ok().filter(|_| span.start == c.start);
-            let code = match &span.value {
-                Value::Of(kind) => kind.code().zip(len),
-                Value::Text(_) => None,
-            };
-            match (&span.value, code) {
-                (Value::Text(t), _) => plan.push(id, t.as_str(), flags, c.start),
-                (_, Some((code, len))) => plan.push_bytes(id, code, len, flags, c.start),
-                _ => plan.push(id, &span.text(&d.file.bytes), flags, c.start),
-            }
-        }
-    }
-
-    /// Plans a record's indexed children's counts and its regions, and lists its sub-records
-    /// (each a record of its own kind, walked after this one) in `sub_records`.
-    fn children(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk) {
-        let (shape, texts, kind) = (&d.file.shape, d.texts, at.kind as usize);
+    /// Plans a record's children in one pass: its direct fields, its indexed children's
+    /// counts and its regions, and lists its sub-records (each a record of its own kind,
+    /// walked after this one) in `sub_records`; returns what its extent and its unexplained
+    /// bytes need of them.
+    fn scan(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk) -> ChildScan {
+        let (shape, kind) = (&d.file.shape, at.kind as usize);
+        let mut scan = ChildScan { tiled: at.extent.map_or(0, |e| e.0), ..ChildScan::default() };
+        let mut gap = false;
         // Indexed children are counted by folded name, in the order they first appear (one
         // slot look-up a child serves the count and the sub-record both).
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
-        for (k, c) in at.children.iter().map(|&k| (k, shape.node(k))) {
-            let sub_record = is_sub_record(c);
-            let name = texts.name(c);
-            if !sub_record && !name.ends_with(']') {
-                continue;
-            }
-            let ChildName { slot, indexed } = self.slot(at.kind, name, plan);
-            if indexed {
-                match counts.iter_mut().find(|x| x.slot == slot) {
-                    Some(x) => x.count += 1,
-                    None => counts.push(ChildCount { slot, count: 1, at: c.start }),
+        self.regions.clear();
+        self.unknown.clear();
+        let mut n = 0;
+        for &k in at.children {
+            let c = shape.node(k);
+            scan.content_end = scan.content_end.max(Some(c.content_end));
+            if c.region().is_none() && !gap {
+                // Children come sorted by start: the first gap ends the run from the start.
+                gap = c.start > scan.tiled;
+                if !gap {
+                    scan.tiled = scan.tiled.max(c.end);
                 }
             }
-            if sub_record {
-                let sub_kind = match self.kinds[kind].slots[slot].kind {
-                    Some(sk) => sk,
-                    None => {
-                        let k = &self.kinds[kind];
-                        let sub_path = join(&k.path, &k.slots[slot].folded);
-                        let sk = self.kind(d.format, &sub_path, plan);
-                        self.kinds[kind].slots[slot].kind = Some(sk);
-                        sk
+            let name = d.texts.name(c);
+            if let Some(span) = d.texts.span(c) {
+                scan.fields_end = scan.fields_end.max(Some(c.end));
+                if span.confidence == Confidence::Unknown {
+                    self.unknown.push((c.start, c.end));
+                }
+                self.field(d, plan, FieldAt { kind, n, node: c, span, name });
+                n += 1;
+            }
+            let sub_record = is_sub_record(c);
+            if sub_record || name.ends_with(']') {
+                let ChildName { slot, indexed } = self.slot(at.kind, name, plan);
+                if indexed {
+                    match counts.iter_mut().find(|x| x.slot == slot) {
+                        Some(x) => x.count += 1,
+                        None => counts.push(ChildCount { slot, count: 1, at: c.start }),
                     }
-                };
-                self.sub_records.push(SubRecord { node: k, kind: sub_kind, indexed, prev: None, after: None });
+                }
+                if sub_record {
+                    let sub_kind = self.sub_kind(d, plan, kind, slot);
+                    self.sub_records.push(SubRecord { node: k, kind: sub_kind, indexed, prev: None, after: None });
+                }
+            }
+            if c.region().is_some() {
+                self.regions.push(k);
             }
         }
         for c in &counts {
@@ -373,38 +359,93 @@ impl Planner {
             plan.nums.push(NumOp { slot, region: false, n: c.count, stride: 0, at: c.at });
         }
         self.counts = counts;
-        for c in at.children.iter().map(|&k| shape.node(k)) {
+        for i in 0..self.regions.len() {
+            let c = shape.node(self.regions[i]);
             let Some(r) = c.region().and_then(|i| d.file.decode.fields.regions.get(i as usize)) else { continue };
-            let ChildName { slot, .. } = self.slot(at.kind, texts.name(c), plan);
+            let ChildName { slot, .. } = self.slot(at.kind, d.texts.name(c), plan);
             let slot = self.kinds[kind].slots[slot].id;
             plan.nums.push(NumOp { slot, region: true, n: r.count, stride: r.stride, at: r.start });
         }
+        scan
+    }
+
+    /// Plans one direct field of a record: the `n`th of its kind's record.
+    fn field(&mut self, d: &WalkedFile, plan: &mut Plan, f: FieldAt) {
+        let FieldAt { kind, n, node: c, span, name } = f;
+        let k = &mut self.kinds[kind];
+        // A kind's fields come in the same order record after record: the field at this
+        // place last time is checked first, by its name, before any hashing.
+        let guess = k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| s == name));
+        let id = match guess.or_else(|| k.names.get(name).copied()) {
+            Some(id) => id,
+            None => {
+                let id = self.field_names.len() as u32;
+                self.field_names.push(name.to_string());
+                k.names.insert(name.to_string(), id);
+                plan.new_names.push(NewName::Field(FieldDef {
+                    name: name.to_string(),
+                    ty: span.ty.to_string(),
+                    width: c.end - c.start,
+                    confidence: span.confidence,
+                    indexed: name.ends_with(']'),
+                }));
+                id
+            }
+        };
+        match k.seq.get_mut(n) {
+            Some(x) => *x = id,
+            None => k.seq.push(id),
+        }
+        let flags = is_flags(&span.ty);
+        // A value kept as its kind goes as its place, its bytes being the file's: where
+        // the node starts elsewhere (two spans of one path), as its text.
+        let len = u32::try_from(span.len).ok().filter(|_| span.start == c.start);
+        let code = match &span.value {
+            Value::Of(kind) => kind.code().zip(len),
+            Value::Text(_) => None,
+        };
+        match (&span.value, code) {
+            (Value::Text(t), _) => plan.push(id, t.as_str(), flags, c.start),
+            (_, Some((code, len))) => plan.push_bytes(id, code, len, flags, c.start),
+            _ => plan.push(id, &span.text(&d.file.bytes), flags, c.start),
+        }
+    }
+
+    /// The record kind of the sub-records in slot `slot` of kind `kind`, made on first use.
+    fn sub_kind(&mut self, d: &WalkedFile, plan: &mut Plan, kind: usize, slot: usize) -> u32 {
+        if let Some(sk) = self.kinds[kind].slots[slot].kind {
+            return sk;
+        }
+        let k = &self.kinds[kind];
+        let sub_path = join(&k.path, &k.slots[slot].folded);
+        let sk = self.kind(d.format, &sub_path, plan);
+        self.kinds[kind].slots[slot].kind = Some(sk);
+        sk
     }
 
     /// Plans a record's unexplained bytes: the uncovered ones, those a lone element may own
     /// (`PlanRecord::reach`), and those of Unknown fields; returns where each run ends.
-    fn holes(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk, extent: Extent) -> HoleEnds {
+    fn holes(
+        &mut self,
+        d: &WalkedFile,
+        plan: &mut Plan,
+        at: &RecordToWalk,
+        extent: Extent,
+        scan: &ChildScan,
+    ) -> HoleEnds {
         let Extent { lo, hi, reach } = extent;
         let h0 = plan.holes.len() as u32;
         if hi <= lo {
             return HoleEnds { uncovered: h0, ext: h0, unknown: h0 };
         }
-        let (shape, texts) = (&d.file.shape, d.texts);
-        let nodes = || at.children.iter().map(|&k| shape.node(k));
+        let shape = &d.file.shape;
         let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
-        let sub_records = || nodes().filter(|c| is_sub_record(c));
-        // Most records are tiled by their fields and sub-records (children come sorted by
-        // start): then no byte is unexplained and the spans need not be asked.
-        let mut tiled = lo;
-        for c in nodes().filter(|c| c.region().is_none()) {
-            if c.start > tiled {
-                break;
-            }
-            tiled = tiled.max(c.end);
-        }
+        let sub_records = || at.children.iter().map(|&k| shape.node(k)).filter(|c| is_sub_record(c));
+        // Most records are tiled by their fields and sub-records from their start (`scan`):
+        // then no byte is unexplained and the spans need not be asked.
         let holes = &mut self.holes;
         holes.clear();
-        if tiled < end {
+        if scan.tiled < end {
             d.cover.holes_into(lo, end, holes);
             sub_records().for_each(|c| subtract(holes, (c.start, c.end)));
         }
@@ -417,10 +458,7 @@ impl Planner {
             plan.holes.extend_from_slice(holes);
         }
         let ext = plan.holes.len() as u32;
-        let unknown = |c: &&ShapeNode| texts.span(c).is_some_and(|s| s.confidence == Confidence::Unknown);
-        for c in nodes().filter(|c| c.span().is_some()).filter(unknown) {
-            plan.holes.push((c.start, c.end.min(end)));
-        }
+        plan.holes.extend(self.unknown.iter().map(|&(s, e)| (s, e.min(end))));
         HoleEnds { uncovered, ext, unknown: plan.holes.len() as u32 }
     }
 
