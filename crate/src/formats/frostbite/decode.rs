@@ -123,7 +123,8 @@ impl<'a> Pool<'a, '_> {
         let mut r = keep!(self, self.items(p, n, width))?;
         let at = r.offset();
         // `items` checked the count against the bytes there.
-        let v: Vec<T> = (0..n).filter_map(|_| T::read(&mut r).ok()).collect();
+        let mut v: Vec<T> = Vec::with_capacity(n as usize);
+        v.extend((0..n).map_while(|_| T::read(&mut r).ok()));
         if n > 0 {
             let len = width * n;
             let value = self.f.value_of(&r, len, Kind::List { width: width as u8 }, || show_list(&v));
@@ -280,8 +281,9 @@ pub fn decode_first(bytes: &[u8]) -> Decode {
 /// `decode_meta` less the checks made from the details alone.
 fn first(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
     let mut d = Decode { fields: Fields::over(bytes), ..Default::default() };
-    // The header's fields; `records` reserves for the LOD and section records.
+    // The header's fields and record; `records` reserves for the LOD and section records.
     d.fields.spans.reserve(32);
+    d.fields.records.reserve(1);
     let mut m = MeshSetDetails { resmeta_stored: meta, ..Default::default() };
     let mut ptrs = Pointers::default();
     let mut place = Placement { len: bytes.len(), ..Default::default() };
@@ -481,11 +483,14 @@ fn records(
     f.spans.reserve(e.spans);
     f.records.reserve(e.records());
     ptrs.all.reserve(e.pointers());
+    covered.reserve(e.records() + e.pointers());
     covered.push((0, h.size()));
     m.header = h;
     // Every LOD record first, then every LOD's sections: a cut section keeps the records
     // before it.
-    let mut lptrs: Vec<LodPtrs> = Vec::new();
+    let mut lptrs: Vec<LodPtrs> = Vec::with_capacity(hp.lods.len());
+    place.header.lods.reserve(hp.lods.len());
+    place.lods.reserve(hp.lods.len());
     let mut result = Ok(());
     let mut rec = RecordReader { f, m, file, covered };
     for (i, p) in hp.lods.iter().enumerate() {
