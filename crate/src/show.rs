@@ -262,12 +262,19 @@ pub fn hex_pair(b: u8) -> [u8; 2] {
 pub fn show_hex(b: &[u8]) -> String {
     // ASCII gathered as bytes and checked once, not a UTF-8 check per byte (hex dumps are
     // common: every unused declaration slot is one).
-    let mut s = Vec::with_capacity(b.len() * 3);
-    for &c in b {
-        s.extend_from_slice(&[HEX[(c >> 4) as usize], HEX[(c & 15) as usize], b' ']);
-    }
-    s.pop();
+    let mut s = vec![b' '; (3 * b.len()).saturating_sub(1)];
+    hex_into(b, &mut s);
     String::from_utf8(s).unwrap_or_default()
+}
+
+/// `b` as space-separated hex pairs written into `out`, which holds `3 * b.len() - 1` spaces
+/// (pairs that do not fit are left out).
+fn hex_into(b: &[u8], out: &mut [u8]) {
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(pair) = out.get_mut(3 * i..3 * i + 2) {
+            pair.copy_from_slice(&hex_pair(c));
+        }
+    }
 }
 
 /// Bytes in hex, cut after the first 64 with their count said.
@@ -286,11 +293,9 @@ pub fn hex_short(b: &[u8]) -> Short {
         return show_hex_cut(b).into();
     }
     let mut out = [b' '; 3 * MOST];
-    for (i, &c) in b.iter().enumerate() {
-        out[3 * i..3 * i + 2].copy_from_slice(&hex_pair(c));
-    }
-    let n = (3 * b.len()).saturating_sub(1);
-    Short::concat(&[std::str::from_utf8(&out[..n]).unwrap_or("")])
+    let out = &mut out[..(3 * b.len()).saturating_sub(1)];
+    hex_into(b, out);
+    Short::concat(&[std::str::from_utf8(out).unwrap_or("")])
 }
 
 /// Names the set bits of `value` from `names` (bit, name); unnamed bits are shown in hex.

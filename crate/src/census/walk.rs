@@ -131,8 +131,9 @@ pub struct Planner {
 /// What `Planner::scan` finds of a record's children for its extent and its unexplained bytes.
 #[derive(Debug, Default)]
 struct ChildScan {
-    /// The largest end among its fields, and among every child's content (`ShapeNode`).
+    /// The largest end among its fields.
     fields_end: Option<u64>,
+    /// The largest `ShapeNode::content_end` among all its children.
     content_end: Option<u64>,
     /// How far its children other than regions cover it without a gap from its start.
     tiled: u64,
@@ -319,8 +320,9 @@ impl Planner {
         let mut n = 0;
         for &k in at.children {
             let c = shape.node(k);
+            let region = c.region().is_some();
             scan.content_end = scan.content_end.max(Some(c.content_end));
-            if c.region().is_none() && !gap {
+            if !region && !gap {
                 // Children come sorted by start: the first gap ends the run from the start.
                 gap = c.start > scan.tiled;
                 if !gap {
@@ -350,7 +352,7 @@ impl Planner {
                     self.sub_records.push(SubRecord { node: k, kind: sub_kind, indexed, prev: None, after: None });
                 }
             }
-            if c.region().is_some() {
+            if region {
                 self.regions.push(k);
             }
         }
@@ -359,13 +361,14 @@ impl Planner {
             plan.nums.push(NumOp { slot, region: false, n: c.count, stride: 0, at: c.at });
         }
         self.counts = counts;
-        for i in 0..self.regions.len() {
-            let c = shape.node(self.regions[i]);
+        let regions = std::mem::take(&mut self.regions);
+        for c in regions.iter().map(|&k| shape.node(k)) {
             let Some(r) = c.region().and_then(|i| d.file.decode.fields.regions.get(i as usize)) else { continue };
             let ChildName { slot, .. } = self.slot(at.kind, d.texts.name(c), plan);
             let slot = self.kinds[kind].slots[slot].id;
             plan.nums.push(NumOp { slot, region: true, n: r.count, stride: r.stride, at: r.start });
         }
+        self.regions = regions;
         scan
     }
 
