@@ -8,6 +8,7 @@ use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, 
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
 use crate::shape::{ShapeNode, Texts};
+use crate::short::Short;
 use crate::span::{Confidence, Span, Value};
 
 /// Unexplained bytes are counted only in a record's first this many bytes, so a record
@@ -86,6 +87,9 @@ struct PlanKind {
     seq: Vec<u32>,
     /// Child names, unfolded.
     children: FxMap<String, ChildName>,
+    /// The named children (`slot`'s) of the last record of the kind, in order, with what
+    /// they were: records of a kind mostly name the same children, checked before hashing.
+    child_seq: Vec<(Short, ChildName)>,
     slots: Vec<PlanSlot>,
     /// The stride this kind's array elements last had.
     stride: StrideSeen,
@@ -222,6 +226,22 @@ impl Planner {
         k
     }
 
+    /// `slot` for the `n`th named child of a record: the `n`th of the kind's last record is
+    /// checked first, by its name.
+    fn slot_at(&mut self, kind: u32, n: usize, name: &str, plan: &mut Plan) -> ChildName {
+        let k = &mut self.kinds[kind as usize];
+        if let Some((_, x)) = k.child_seq.get(n).filter(|(s, _)| s.as_str() == name) {
+            return *x;
+        }
+        let x = self.slot(kind, name, plan);
+        let seq = &mut self.kinds[kind as usize].child_seq;
+        match seq.get_mut(n) {
+            Some(at) => *at = (Short::from(name), x),
+            None => seq.push((Short::from(name), x)),
+        }
+        x
+    }
+
     /// The slot of child `name` of record kind `kind`, and whether the name is indexed.
     fn slot(&mut self, kind: u32, name: &str, plan: &mut Plan) -> ChildName {
         let k = &mut self.kinds[kind as usize];
@@ -317,7 +337,7 @@ impl Planner {
         counts.clear();
         self.regions.clear();
         self.unknown.clear();
-        let mut n = 0;
+        let (mut n, mut named) = (0, 0);
         for &k in at.children {
             let c = shape.node(k);
             let region = c.region().is_some();
@@ -340,7 +360,8 @@ impl Planner {
             }
             let sub_record = is_sub_record(c);
             if sub_record || name.ends_with(']') {
-                let ChildName { slot, indexed } = self.slot(at.kind, name, plan);
+                let ChildName { slot, indexed } = self.slot_at(at.kind, named, name, plan);
+                named += 1;
                 if indexed {
                     match counts.iter_mut().find(|x| x.slot == slot) {
                         Some(x) => x.count += 1,
