@@ -229,8 +229,8 @@ impl Planner {
     /// `slot` for the `n`th named child of a record: the `n`th of the kind's last record is
     /// checked first, by its name.
     fn slot_at(&mut self, kind: u32, n: usize, name: &str, plan: &mut Plan) -> ChildName {
-        let k = &mut self.kinds[kind as usize];
-        if let Some((_, x)) = k.child_seq.get(n).filter(|(s, _)| s.as_str() == name) {
+        let last = self.kinds[kind as usize].child_seq.get(n);
+        if let Some((_, x)) = last.filter(|(s, _)| s.as_str() == name) {
             return *x;
         }
         let x = self.slot(kind, name, plan);
