@@ -6,7 +6,9 @@
 // time of each step in the workers (`censusOptions.timing`).
 //   node scripts/bench-census-page.mjs [--n=4800] [--planners=K] [--batch=FILES] [--runs=R]
 // `--planners=0` censuses in the census worker alone; without it, one planner per core past
-// the first. `--runs` drops the set R times on one page (each run a new census).
+// the first. `--runs` drops the set R times on one page (each run a new census). First the
+// floor is timed (`--floor=0` skips it): the same Files read alone, as the census worker reads
+// them (Blobs of 32 Files, four reads in flight), with no census.
 // `--before=DIR` alternates with older census workers, so that before and after are compared
 // in the same minutes: odd runs get each web/census-*.js that DIR holds in place of the page's
 // (`mkdir DIR && for f in census-worker census-planner census-read; do git show
@@ -22,6 +24,7 @@ const planners = arg('planners', null);
 const batchFiles = arg('batch', null);
 const before = arg('before', null);
 const runs = Number(arg('runs', before ? 2 : 1));
+const floor = arg('floor', '1') !== '0';
 const rel = `target/bench-census/census-pack-${n}.bin`;
 if (!existsSync(join(ROOT, rel))) {
   execFileSync('cargo', ['run', '-q', '--release', '--example', 'bench_census', '--', '--pack', join(ROOT, rel)],
@@ -122,6 +125,22 @@ try {
     await new Promise((ok) => setTimeout(ok, IDLE_MS));
     const cpu = meter.stop();
     console.log(`idle ${IDLE_MS / 1000} s: browser CPU ${cpu.total.toFixed(2)} s; ${cpu.threads.slice(0, 6).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  }
+  if (floor) {
+    const meter = new CpuMeter();
+    const { ms, read } = await page.evaluate(async (files) => {
+      const t0 = performance.now();
+      let read = 0;
+      const inflight = [];
+      for (let i = 0; i < files.length; i += 32) {
+        inflight.push(new Blob(files.slice(i, i + 32)).arrayBuffer().then((b) => { read += b.byteLength; }));
+        if (inflight.length >= 4) await inflight.shift();
+      }
+      await Promise.all(inflight);
+      return { ms: performance.now() - t0, read };
+    }, await dt.evaluateHandle((d) => [...d.files]));
+    const cpu = meter.stop();
+    console.log(`floor: the ${n} Files read alone (${(read / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s; browser CPU ${cpu.total.toFixed(2)} s; ${cpu.threads.slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   }
   for (let run = 0; run < runs; run++) {
     old = before != null && run % 2 === 1;
