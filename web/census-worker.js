@@ -15,8 +15,9 @@ const PROGRESS_MS = 500;
 /** A batch: at most this many files, and this many bytes unless it is one file. */
 const BATCH_FILES = 32;
 const BATCH_BYTES = 4 << 20;
-/** Batches a planner has been asked for and not answered, at most. */
-const DEPTH = 3;
+/** Batches a planner has been asked for and not answered, at most: enough that the reads,
+ *  which wait their turn on the browser's IO thread, are done before it runs out. */
+const DEPTH = 10;
 /** Files past the next one to count that may be asked for or planned, at most (but always
  *  the next file): for planners, twice as many batches as they may have asked for, and one
  *  more; for this worker, half that, so that it never takes the batches the planners need;
