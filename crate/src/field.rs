@@ -7,7 +7,7 @@ use crate::short::{PathText, Short};
 use crate::show::flag_names;
 use crate::show::Kind;
 /// The value formatters, where the formats have always found them.
-pub use crate::show::{decimal, hex2, show_floats, show_hex, show_hex_cut, show_text};
+pub use crate::show::{decimal, hex2, show_floats, show_hex, show_hex_cut, show_text, Digits};
 use crate::span::{Confidence, Fields, Text, Value};
 
 /// A value type a field can have: how to read it, what to call it, how to show it.
@@ -37,7 +37,7 @@ macro_rules! scalar {
     };
 }
 fn show_unsigned(v: impl Into<u64>) -> Short {
-    Short::concat(&[decimal(v.into(), &mut [0; 20])])
+    Short::concat(&[decimal(v.into(), &mut Digits::new())])
 }
 scalar!(u8, u8, "u8", Kind::Unsigned, |v: &u8| show_unsigned(*v));
 scalar!(i8, i8, "i8", Kind::Signed, Short::display);

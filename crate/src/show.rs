@@ -35,7 +35,7 @@ impl Kind {
     /// `b` shown as this kind; `b` is the whole field.
     pub fn show(self, b: &[u8]) -> Short {
         match self {
-            Kind::Unsigned => Short::concat(&[decimal(unsigned(b), &mut [0; 20])]),
+            Kind::Unsigned => Short::concat(&[decimal(unsigned(b), &mut Digits::new())]),
             Kind::Signed => Short::display(&signed(b)),
             Kind::Float => match b.len() {
                 8 => Short::display(&f64::from_bits(unsigned(b))),
@@ -138,7 +138,7 @@ fn push_float(w: &mut impl std::fmt::Write, x: f32) -> std::fmt::Result {
         if x.is_sign_negative() {
             w.write_char('-')?;
         }
-        w.write_str(decimal(x.abs() as u64, &mut [0; 20]))
+        w.write_str(decimal(x.abs() as u64, &mut Digits::new()))
     } else {
         write!(w, "{x}")
     }
@@ -167,7 +167,7 @@ impl std::fmt::Display for NumberBytes<'_> {
 
 /// `[1, 2, 3]`.
 fn write_list(w: &mut impl std::fmt::Write, v: impl Iterator<Item = u64>) -> std::fmt::Result {
-    let mut num = [0; 20];
+    let mut num = Digits::new();
     w.write_char('[')?;
     for (i, x) in v.enumerate() {
         if i > 0 {
@@ -200,24 +200,13 @@ pub fn text_short(b: &[u8]) -> Short {
     }
 }
 
-/// `n` in decimal, written into `buf`: a number's text without an allocation.
-pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
-    // Most numbers in a record are small (indices, counts, bytes): those come from a table.
-    const SMALL: &str = "0123456789";
-    if n < 10 {
-        return &SMALL[n as usize..n as usize + 1];
-    }
-    let mut i = buf.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buf[i..]).unwrap_or("")
+/// Room for a number's digits (`decimal`).
+pub type Digits = itoa::Buffer;
+
+/// `n` in decimal, written into `buf`: a number's text without an allocation. `itoa` writes
+/// two digits a step and hands the text back unchecked, where a loop of ours checked it again.
+pub fn decimal(n: u64, buf: &mut Digits) -> &str {
+    buf.format(n)
 }
 
 /// An offset from byte `base` as a pointer shows: `0 (null)`, else the offset and the byte it
@@ -382,7 +371,7 @@ mod tests {
 
     #[test]
     fn decimal_writes_every_size_of_number() {
-        let mut buf = [0; 20];
+        let mut buf = Digits::new();
         for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
             assert_eq!(decimal(n, &mut buf), n.to_string());
         }

@@ -173,7 +173,7 @@ impl Region {
             .and_then(|s| bytes.get(s..s.checked_add(e.len as usize)?))
             .map(|b| (e.format)(b))
             .unwrap_or_default();
-        let mut num = [0u8; 20];
+        let mut num = crate::show::Digits::new();
         let index = crate::show::decimal(i, &mut num);
         let path = if e.name.is_empty() {
             PathText::concat(&[&self.path, "[", index, "]"])

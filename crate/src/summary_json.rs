@@ -6,7 +6,7 @@
 use crate::document::{Bounds, Coverage, ErrorInfo, LodSummary, Summary};
 use crate::json::json_chars;
 use crate::model::{Basis, Check};
-use crate::show::decimal;
+use crate::show::{decimal, Digits};
 
 impl Summary<'_> {
     /// The JSON; `None` when a bound is NaN or infinite, which JSON cannot hold.
@@ -62,7 +62,7 @@ impl Writer {
     }
 
     fn num(&mut self, n: u64) {
-        self.0.push_str(decimal(n, &mut [0; 20]));
+        self.0.push_str(decimal(n, &mut Digits::new()));
     }
 
     /// An f32 as `serde_json` writes the f64 it widens to (finite: `json` checked).

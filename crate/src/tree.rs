@@ -164,7 +164,7 @@ pub fn json_levels(shape: &Shape, texts: &Texts, bytes: &[u8], top: &[u32], leve
         if kids.is_empty() {
             out.push('}');
         } else if open.len() >= levels {
-            let mut num = [0u8; 20];
+            let mut num = crate::show::Digits::new();
             out.push_str(",\"kids\":");
             out.push_str(crate::show::decimal(kids.len() as u64, &mut num));
             out.push('}');
@@ -250,7 +250,7 @@ fn write_node(n: &Node, out: &mut String) {
 /// A node's object up to its children: `{"name":..` with every field present, unclosed.
 /// Keys are written with the quotes around them, so that a node takes few copies.
 fn write_head(n: &Head, out: &mut String) {
-    let mut num = [0u8; 20];
+    let mut num = crate::show::Digits::new();
     out.push_str("{\"name\":\"");
     json_chars(n.name, out);
     out.push_str("\",\"path\":\"");

@@ -6,7 +6,7 @@
 use super::FxMap;
 pub use crate::field::decimal;
 use crate::short::Short;
-use crate::show::Kind;
+use crate::show::{Digits, Kind};
 use crate::span::Confidence;
 
 /// Distinct values kept per entry (exact counts); later new values go to the tail.
@@ -336,7 +336,7 @@ impl Entry {
         let x = n as f64;
         let same = self.records > 0 && self.offset == rel && self.last < self.values.len() && self.last_num == Some(x);
         if !same {
-            self.add(decimal(n, &mut [0; 20]), || Some(x), rel, place, file);
+            self.add(decimal(n, &mut Digits::new()), || Some(x), rel, place, file);
             return;
         }
         // The last value's number is `x`: counting it again counts `x`.
@@ -530,7 +530,7 @@ mod tests {
         assert_eq!(parse_number(false, "EPLY"), None);
         assert_eq!(parse_number(false, "00 01"), None);
         assert_eq!(parse_number(false, "NaN"), None);
-        let mut buf = [0; 20];
+        let mut buf = Digits::new();
         for n in [0, 7, 10, 4096, u64::MAX] {
             assert_eq!(decimal(n, &mut buf), n.to_string());
         }

@@ -8,7 +8,7 @@ use super::{placement, MeshSetDetails};
 use crate::djb2_xor;
 use crate::model::{Basis, Check};
 use crate::short::{PathText, Short};
-use crate::show::{decimal, hex2};
+use crate::show::{decimal, hex2, Digits};
 use crate::span::Text;
 
 /// A check's stored or measured text, written in place when it fits a `Short` (most do).
@@ -327,7 +327,7 @@ pub fn records(c: &mut Vec<Check>, m: &MeshSetDetails) {
     ));
     let lod0 = [h.name.as_str(), "_lod0"].concat();
     let lh = djb2_xor(lod0.as_bytes());
-    let (mut a, mut b) = ([0; 20], [0; 20]);
+    let (mut a, mut b) = (Digits::new(), Digits::new());
     for (i, l) in m.lods.iter().enumerate() {
         let at = m.lod_at.get(i).map(|a| a + 0xA4);
         let li = decimal(i as u64, &mut a);

@@ -2,7 +2,7 @@
 
 use super::element_format;
 use crate::error::Result;
-use crate::field::{decimal, hex2};
+use crate::field::{decimal, hex2, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::show::Kind;
@@ -125,7 +125,7 @@ struct Texts {
 fn texts() -> &'static Texts {
     static TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
     TEXTS.get_or_init(|| {
-        let num = |b: usize| decimal(b as u64, &mut [0; 20]).to_string();
+        let num = |b: usize| decimal(b as u64, &mut Digits::new()).to_string();
         // The table lives as long as the program: a text too long to be inline is kept by
         // reference, so that recording it copies no string.
         let keep = |s: String| Short::from_static(Box::leak(s.into_boxed_str()));

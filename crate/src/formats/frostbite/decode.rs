@@ -9,7 +9,7 @@ use super::pool::{align, Ptr};
 use super::section::{self, SectionPtrs};
 use super::{checks, chunk, declaration, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
-use crate::field::{decimal, FieldType};
+use crate::field::{decimal, Digits, FieldType};
 use crate::model::{Check, Decode};
 use crate::read::Reader;
 use crate::short::PathText;
@@ -104,7 +104,7 @@ impl<'a> Pool<'a, '_> {
         let Some(mut r) = keep!(self, self.items(p, n, list.size)) else { return Vec::new() };
         // `items` checked the count against the bytes there.
         let mut out = Vec::with_capacity(n as usize);
-        let mut num = [0; 20];
+        let mut num = Digits::new();
         for j in 0..n {
             let at = r.offset();
             let Ok(v) = (list.read)(&mut r) else { break };
@@ -153,7 +153,7 @@ impl<'a> Pool<'a, '_> {
         self.f.add(
             at as u64,
             len as u64 + 1,
-            PathText::concat(&["pool.strings[", decimal(k as u64, &mut [0; 20]), "]"]),
+            PathText::concat(&["pool.strings[", decimal(k as u64, &mut Digits::new()), "]"]),
             "char[] + NUL",
             text_short(b),
             Confidence::Proven,
@@ -561,7 +561,7 @@ impl RecordReader<'_, '_> {
         let sat = target(&lp.sections, file)?;
         // The whole sections there are, then the count's error if more were promised.
         let rest = file.from(sat)?;
-        let (mut a, mut b) = ([0; 20], [0; 20]);
+        let (mut a, mut b) = (Digits::new(), Digits::new());
         let li = decimal(i as u64, &mut a);
         let fits = rest.check_count(
             lp.section_count as u64,
@@ -593,7 +593,7 @@ fn read_pool(pool: &mut Pool, m: &mut MeshSetDetails, hp: &HeaderPtrs, lptrs: &[
             if let Some((v, _)) = keep!(pool, pool.string(&p.material, note)) {
                 s.material = v;
             }
-            let (mut a, mut b) = ([0; 20], [0; 20]);
+            let (mut a, mut b) = (Digits::new(), Digits::new());
             let (li, sj) = (decimal(i as u64, &mut a), decimal(j as u64, &mut b));
             let list = NumberList {
                 path: PathText::concat(&["pool.bone_lists.lod[", li, "].section[", sj, "]"]),
@@ -642,9 +642,9 @@ fn lists(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
         let sections = l.sections.len();
         let path = PathText::concat(&[
             "pool.section_lists.lod[",
-            decimal(i as u64, &mut [0; 20]),
+            decimal(i as u64, &mut Digits::new()),
             "].list[",
-            decimal(j as u64, &mut [0; 20]),
+            decimal(j as u64, &mut Digits::new()),
             "]",
         ]);
         let note = "Each LOD's five section-index lists, one LOD's after another (16-aligned after the last).";
@@ -676,7 +676,7 @@ fn bones(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
     if let Some((c, p)) = &lp.bone_map {
         pool.place.lods[i].bones = p.value;
         let list = NumberList {
-            path: PathText::concat(&["pool.bone_map.lod[", decimal(i as u64, &mut [0; 20]), "]"]),
+            path: PathText::concat(&["pool.bone_map.lod[", decimal(i as u64, &mut Digits::new()), "]"]),
             ty: "u32[]",
             note: "0xbc records: u32 count, then pointer to u32 bone map (4-aligned).",
         };

@@ -3,7 +3,7 @@
 use super::placement::HeaderPlace;
 use super::pool::{read_ptr, Ptr};
 use crate::error::{Error, Result};
-use crate::field::decimal;
+use crate::field::{decimal, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields};
@@ -119,7 +119,7 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
         lod_ptrs.push(read_ptr(
             f,
             &mut r,
-            PathText::concat(&["header.lod_pointer[", decimal(i, &mut [0; 20]), "]"]),
+            PathText::concat(&["header.lod_pointer[", decimal(i, &mut Digits::new()), "]"]),
             Confidence::Proven,
             "At most seven LODs.",
         )?);
@@ -140,7 +140,7 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
         1,
         "header.mesh_type",
         "u8",
-        Short::concat(&[decimal(h.mesh_type as u64, &mut [0; 20]), " (", mt_name, ")"]),
+        Short::concat(&[decimal(h.mesh_type as u64, &mut Digits::new()), " (", mt_name, ")"]),
         Confidence::Observed,
         "0 rigid (46,977 MeshSets), 1 skinned (296), 2 composite (485); the names are Frostbite's mesh types",
     );

@@ -4,7 +4,7 @@ use super::placement::LodPlace;
 use super::pool::{read_ptr, Ptr};
 use super::section::Section;
 use crate::error::{Error, Result};
-use crate::field::decimal;
+use crate::field::{decimal, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::span::{Confidence, Fields};
@@ -77,7 +77,7 @@ pub const LAYOUT_FLAGS: [(u64, &str); 2] = [(0x10, "bit 4"), (0x40, "geometry is
 pub const SECTION_COUNT_AT: usize = 0x8;
 
 pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> Result<(Lod, LodPtrs)> {
-    let path = PathText::concat(&["lod[", decimal(i as u64, &mut [0; 20]), "]"]);
+    let path = PathText::concat(&["lod[", decimal(i as u64, &mut Digits::new()), "]"]);
     let prefix = path.join(".");
     let pp = |n: &str| prefix.join(n);
     let mut r = file.window(at, bytes as usize).map_err(|e| e.at_path(&path))?;
@@ -90,7 +90,7 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     p.sections = read_ptr(f, &mut r, pp("section_array_pointer"), Confidence::Proven, "")?;
     for k in 0..5 {
         let note = "Count and pointer of five byte lists, at 12-byte steps";
-        let slot = PathText::concat(&[&prefix, "section_list[", decimal(k as u64, &mut [0; 20]), "]."]);
+        let slot = PathText::concat(&[&prefix, "section_list[", decimal(k as u64, &mut Digits::new()), "]."]);
         let list = |n: &str| slot.join(n);
         let c: u32 = f.read(&mut r, list("count"), Confidence::Proven, note)?;
         let q = read_ptr(f, &mut r, list("pointer"), Confidence::Proven, note)?;

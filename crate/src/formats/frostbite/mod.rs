@@ -25,7 +25,7 @@ pub mod writer;
 use crate::error::Result;
 use crate::model::Decode;
 use crate::read::Reader;
-use crate::show::decimal;
+use crate::show::{decimal, Digits};
 use crate::span::Text;
 
 pub use file_format::{FrostbiteChunk, FrostbiteMeshSet};
@@ -102,7 +102,7 @@ pub fn facts(out: &mut Vec<(Text, Text)>, m: &MeshSetDetails) {
     let h = &m.header;
     out.push(("name".into(), h.name.clone().into()));
     out.push(("mesh type".into(), header::MESH_TYPES.get(h.mesh_type as usize).copied().unwrap_or("?").into()));
-    let (mut a, mut b) = ([0; 20], [0; 20]);
+    let (mut a, mut b) = (Digits::new(), Digits::new());
     out.push(("LODs".into(), decimal(m.lods.len() as u64, &mut a).to_string().into()));
     for (i, l) in m.lods.iter().enumerate() {
         let chunk = if l.inline() { "inline".to_string() } else { guid::text(&l.chunk) };
@@ -111,7 +111,7 @@ pub fn facts(out: &mut Vec<(Text, Text)>, m: &MeshSetDetails) {
         out.push((label.into(), [sections, " sections, chunk ", &chunk].concat().into()));
     }
     let r = m.resmeta_computed.map(|v| v as u64);
-    let mut n = [[0; 20]; 4];
+    let mut n = [Digits::new(); 4];
     let [p, q, s, t] = &mut n;
     let parts = ["{", decimal(r[0], p), ", ", decimal(r[1], q), ", ", decimal(r[2], s), ", ", decimal(r[3], t), "}"];
     out.push(("resource metadata (computed)".into(), parts.concat().into()));

@@ -6,7 +6,7 @@ use super::header::Header;
 use super::lod::Lod;
 use crate::mesh::{self, BoneBox, StoredBox};
 use crate::short::{PathText, Short};
-use crate::show::decimal;
+use crate::show::{decimal, Digits};
 
 fn xyz(v: &[f32; 4]) -> [f32; 3] {
     [v[0], v[1], v[2]]
@@ -22,9 +22,9 @@ pub fn bone_boxes(h: &Header) -> Vec<BoneBox> {
             let bone = if h.bone_ids.is_empty() { j as u32 } else { h.bone_ids.get(j).map_or(j as u32, |&b| b as u32) };
             BoneBox {
                 bone,
-                name: Short::concat(&["bone ", decimal(bone as u64, &mut [0; 20])]),
+                name: Short::concat(&["bone ", decimal(bone as u64, &mut Digits::new())]),
                 bounds: StoredBox {
-                    path: PathText::concat(&["pool.bone_bounds[", decimal(j as u64, &mut [0; 20]), "]"]),
+                    path: PathText::concat(&["pool.bone_bounds[", decimal(j as u64, &mut Digits::new()), "]"]),
                     min: [v[0], v[1], v[2]],
                     max: [v[4], v[5], v[6]],
                 },
@@ -39,11 +39,11 @@ pub fn fill(out: &mut mesh::Lod, h: &Header, l: &Lod, li: usize) {
     out.stored_bounds =
         Some(StoredBox { path: "header.bounds_min".into(), min: xyz(&h.bounds_min), max: xyz(&h.bounds_max) });
     out.bone_bounds = bone_boxes(h);
-    let mut a = [0; 20];
+    let mut a = Digits::new();
     let lod = decimal(li as u64, &mut a);
     for (k, (sec, s)) in out.sections.iter_mut().zip(&l.sections).enumerate() {
         sec.stored_bounds = Some(StoredBox {
-            path: PathText::concat(&["lod[", lod, "].section[", decimal(k as u64, &mut [0; 20]), "].bounds_min"]),
+            path: PathText::concat(&["lod[", lod, "].section[", decimal(k as u64, &mut Digits::new()), "].bounds_min"]),
             min: xyz(&s.bounds_min),
             max: xyz(&s.bounds_max),
         });

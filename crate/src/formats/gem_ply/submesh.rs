@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::field::{show_text, FieldType};
 use crate::read::Reader;
 use crate::short::PathText;
-use crate::show::decimal;
+use crate::show::{decimal, Digits};
 use crate::span::{Confidence, Fields};
 
 const P: Confidence = Confidence::Proven;
@@ -201,7 +201,7 @@ struct Lead {
 /// `{path}.{list}_end`), else the item's path and the byte, recorded as its `field`.
 fn list_lead(f: &mut Fields, r: &mut Reader, l: &List, i: usize) -> Result<Option<Lead>> {
     let (path, list, field) = (l.path, l.list, l.field);
-    let item = PathText::concat(&[path, ".", list, "[", decimal(i as u64, &mut [0; 20]), "]"]);
+    let item = PathText::concat(&[path, ".", list, "[", decimal(i as u64, &mut Digits::new()), "]"]);
     let field_path = PathText::concat(&[&item, ".", field]);
     let at = r.offset();
     let b = r.u8().map_err(|e| e.at_path(&field_path))?;
