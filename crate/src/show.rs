@@ -203,8 +203,8 @@ pub fn text_short(b: &[u8]) -> Short {
 /// Room for a number's digits (`decimal`).
 pub type Digits = itoa::Buffer;
 
-/// `n` in decimal, written into `buf`: a number's text without an allocation. `itoa` writes
-/// two digits a step and hands the text back unchecked, where a loop of ours checked it again.
+/// `n` in decimal, written into `buf`: a number's text without an allocation, two digits a
+/// step, and not checked again as UTF-8 (`itoa`).
 pub fn decimal(n: u64, buf: &mut Digits) -> &str {
     buf.format(n)
 }
