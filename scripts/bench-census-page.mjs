@@ -7,8 +7,9 @@
 //   node scripts/bench-census-page.mjs [--n=4800] [--planners=K] [--batch=FILES] [--runs=R]
 // `--planners=0` censuses in the census worker alone; without it, one planner per core past
 // the first. `--runs` drops the set R times on one page (each run a new census). First the
-// floor is timed (`--floor=0` skips it): the same Files read alone, as the census worker reads
-// them (Blobs of 32 Files, four reads in flight), with no census.
+// floor is timed (`--floor=0` skips it): the same Files read alone by the page, in Blobs of 32
+// Files as the census worker reads them, four at a time, with no census (reading them in a
+// worker instead cost the browser as much: docs/performance.md).
 // `--before=DIR` alternates with older census workers, so that before and after are compared
 // in the same minutes: odd runs get each web/census-*.js that DIR holds in place of the page's
 // (`mkdir DIR && for f in census-worker census-planner census-read; do git show
