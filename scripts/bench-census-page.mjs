@@ -7,9 +7,9 @@
 //   node scripts/bench-census-page.mjs [--n=4800] [--planners=K] [--batch=FILES] [--runs=R]
 // `--planners=0` censuses in the census worker alone; without it, one planner per core past
 // the first. `--runs` drops the set R times on one page (each run a new census). First the
-// floor is timed (`--floor=0` skips it): the same Files read alone by the page, in Blobs of 32
-// Files as the census worker reads them, four at a time, with no census (reading them in a
-// worker instead cost the browser as much: docs/performance.md).
+// floor is timed (`--floor=0` skips it): the same Files read alone by the page with the census
+// worker's `readBatch`, 32 Files a batch and four batches at a time, with no census (reading
+// them in a worker instead cost the browser as much: docs/performance.md).
 // `--before=DIR` alternates with older census workers, so that before and after are compared
 // in the same minutes: odd runs get each web/census-*.js that DIR holds in place of the page's
 // (`mkdir DIR && for f in census-worker census-planner census-read; do git show
@@ -130,11 +130,13 @@ try {
   if (floor) {
     const meter = new CpuMeter();
     const { ms, read } = await page.evaluate(async (files) => {
+      const { readBatch } = await import('./web/census-read.js');
+      const list = files.map((file) => ({ name: file.name, file }));
       const t0 = performance.now();
       let read = 0;
       const inflight = [];
-      for (let i = 0; i < files.length; i += 32) {
-        inflight.push(new Blob(files.slice(i, i + 32)).arrayBuffer().then((b) => { read += b.byteLength; }));
+      for (let i = 0; i < list.length; i += 32) {
+        inflight.push(readBatch(list.slice(i, i + 32)).then(({ bytes }) => { read += bytes.length; }));
         if (inflight.length >= 4) await inflight.shift();
       }
       await Promise.all(inflight);
