@@ -4,6 +4,7 @@
 //! `tree::build` turns it into the page's `Node`s.
 
 use crate::span::{Record, Region, Span};
+use crate::words::same;
 use hashbrown::hash_table::{Entry, HashTable};
 
 /// Where a node's path text lives: a prefix of this span's or region's path.
@@ -167,7 +168,7 @@ fn segment_end(path: &[u8], from: usize) -> usize {
 
 /// Whether node `i` is `name` under `pid` (the parent's index + 1).
 fn is_node(nodes: &[ShapeNode], texts: &Texts, i: u32, pid: u32, name: &str) -> bool {
-    nodes.get(i as usize).is_some_and(|n| n.parent == pid && texts.name(n) == name)
+    nodes.get(i as usize).is_some_and(|n| n.parent == pid && same(texts.name(n).as_bytes(), name.as_bytes()))
 }
 
 /// Node `i`'s `name_key`, as it was entered with (the index's hash when it grows).
@@ -181,7 +182,9 @@ impl<'a> Builder<'a> {
         // path has a dot and before which the same bytes. Shallower ones then match too, and
         // the fields of one record, which come together, match at the first try.
         let (p, q) = (path.as_bytes(), self.last_path.as_bytes());
-        let keep = self.last.iter().rposition(|&(e, _)| p.get(e) == Some(&b'.') && p.get(..e) == q.get(..e));
+        let keep = self.last.iter().rposition(|&(e, _)| {
+            p.get(e) == Some(&b'.') && p.get(..e).zip(q.get(..e)).is_some_and(|(x, y)| same(x, y))
+        });
         self.last.truncate(keep.map_or(0, |k| k + 1));
         self.last_path = path;
         if self.last.len() >= self.depth {

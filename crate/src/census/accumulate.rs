@@ -8,6 +8,7 @@ pub use crate::field::decimal;
 use crate::short::Short;
 use crate::show::{Digits, Kind};
 use crate::span::Confidence;
+use crate::words::same;
 
 /// Distinct values kept per entry (exact counts); later new values go to the tail.
 pub const VALUE_CAP: usize = 1024;
@@ -267,8 +268,8 @@ impl Entry {
         file: u32,
     ) -> Counted {
         let last_is = |e: &Entry| match &e.last_text {
-            Some(t) => t.as_str() == value,
-            None => e.values.get(e.last).is_some_and(|(k, _)| k.as_str() == value),
+            Some(t) => same(t.as_bytes(), value.as_bytes()),
+            None => e.values.get(e.last).is_some_and(|(k, _)| same(k.as_bytes(), value.as_bytes())),
         };
         let at = if self.last < self.values.len() && last_is(self) {
             Some(self.last)

@@ -10,6 +10,7 @@ use crate::formats::Format;
 use crate::shape::{ShapeNode, Texts};
 use crate::short::Short;
 use crate::span::{Confidence, Span, Value};
+use crate::words::same;
 
 /// Unexplained bytes are counted only in a record's first this many bytes, so a record
 /// that happens to straddle a large array costs little.
@@ -230,7 +231,7 @@ impl Planner {
     /// checked first, by its name.
     fn slot_at(&mut self, kind: u32, n: usize, name: &str, plan: &mut Plan) -> ChildName {
         let last = self.kinds[kind as usize].child_seq.get(n);
-        if let Some((_, x)) = last.filter(|(s, _)| s.as_str() == name) {
+        if let Some((_, x)) = last.filter(|(s, _)| same(s.as_bytes(), name.as_bytes())) {
             return *x;
         }
         let x = self.slot(kind, name, plan);
@@ -399,7 +400,11 @@ impl Planner {
         let k = &mut self.kinds[kind];
         // A kind's fields come in the same order record after record: the field at this
         // place last time is checked first, by its name, before any hashing.
-        let guess = k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| s == name));
+        let guess = k
+            .seq
+            .get(n)
+            .copied()
+            .filter(|&id| self.field_names.get(id as usize).is_some_and(|s| same(s.as_bytes(), name.as_bytes())));
         let id = match guess.or_else(|| k.names.get(name).copied()) {
             Some(id) => id,
             None => {
