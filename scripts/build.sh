@@ -11,7 +11,8 @@ setup_toolchain
 setup_bindgen
 
 say "cargo rustc (wasm32 cdylib, release)"
-env "${WASM_ENV[@]}" CARGO_TARGET_DIR="$ROOT/target/wasm" "${WASM_CARGO[@]}" rustc -q --lib --release \
+# Without LTO: in wasm it made the module larger and the census no faster (docs/performance.md).
+env "${WASM_ENV[@]}" CARGO_PROFILE_RELEASE_LTO=off CARGO_TARGET_DIR="$ROOT/target/wasm" "${WASM_CARGO[@]}" rustc -q --lib --release \
   --crate-type cdylib --target wasm32-unknown-unknown "${WASM_FLAGS[@]}" -p meshscope >&2
 
 WASM="$ROOT/target/wasm/wasm32-unknown-unknown/release/meshscope.wasm"
