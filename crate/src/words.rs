@@ -1,5 +1,5 @@
-//! Tests on eight bytes at once, for scans of short texts where a vector searcher's set-up
-//! costs more than the scan (path segments, JSON escapes).
+//! Tests on eight bytes at once, for scans and compares of short texts where a vector
+//! searcher's set-up or a call costs more than the work (path segments, JSON escapes, names).
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
