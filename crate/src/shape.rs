@@ -168,7 +168,7 @@ fn segment_end(path: &[u8], from: usize) -> usize {
 
 /// Whether node `i` is `name` under `pid` (the parent's index + 1).
 fn is_node(nodes: &[ShapeNode], texts: &Texts, i: u32, pid: u32, name: &str) -> bool {
-    nodes.get(i as usize).is_some_and(|n| n.parent == pid && same(texts.name(n).as_bytes(), name.as_bytes()))
+    nodes.get(i as usize).is_some_and(|n| n.parent == pid && same(texts.name(n), name))
 }
 
 /// Node `i`'s `name_key`, as it was entered with (the index's hash when it grows).

@@ -12,7 +12,8 @@ pub fn word(c: &[u8]) -> u64 {
 /// Whether `a` and `b` hold the same bytes: names and paths, a few words long. In wasm
 /// `memcmp` goes a byte at a time, so there they are compared a word at a time; natively
 /// `memcmp` is vector code.
-pub fn same(a: &[u8], b: &[u8]) -> bool {
+pub fn same(a: &(impl AsRef<[u8]> + ?Sized), b: &(impl AsRef<[u8]> + ?Sized)) -> bool {
+    let (a, b) = (a.as_ref(), b.as_ref());
     if cfg!(target_arch = "wasm32") {
         same_words(a, b)
     } else {

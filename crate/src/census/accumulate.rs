@@ -268,8 +268,8 @@ impl Entry {
         file: u32,
     ) -> Counted {
         let last_is = |e: &Entry| match &e.last_text {
-            Some(t) => same(t.as_bytes(), value.as_bytes()),
-            None => e.values.get(e.last).is_some_and(|(k, _)| same(k.as_bytes(), value.as_bytes())),
+            Some(t) => same(t.as_str(), value),
+            None => e.values.get(e.last).is_some_and(|(k, _)| same(k.as_str(), value)),
         };
         let at = if self.last < self.values.len() && last_is(self) {
             Some(self.last)

@@ -231,7 +231,7 @@ impl Planner {
     /// checked first, by its name.
     fn slot_at(&mut self, kind: u32, n: usize, name: &str, plan: &mut Plan) -> ChildName {
         let last = self.kinds[kind as usize].child_seq.get(n);
-        if let Some((_, x)) = last.filter(|(s, _)| same(s.as_bytes(), name.as_bytes())) {
+        if let Some((_, x)) = last.filter(|(s, _)| same(s.as_str(), name)) {
             return *x;
         }
         let x = self.slot(kind, name, plan);
@@ -400,11 +400,8 @@ impl Planner {
         let k = &mut self.kinds[kind];
         // A kind's fields come in the same order record after record: the field at this
         // place last time is checked first, by its name, before any hashing.
-        let guess = k
-            .seq
-            .get(n)
-            .copied()
-            .filter(|&id| self.field_names.get(id as usize).is_some_and(|s| same(s.as_bytes(), name.as_bytes())));
+        let guess =
+            k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| same(s, name)));
         let id = match guess.or_else(|| k.names.get(name).copied()) {
             Some(id) => id,
             None => {
