@@ -87,9 +87,11 @@ pub struct BytesValue<'b> {
     pub flags: bool,
 }
 
-/// Up to this many bytes of a value are a key to its kept text; longer values are found by
-/// their text.
+/// Up to this many bytes of a value are a key to its kept text inline (`RawKey`).
 const RAW_KEY_BYTES: usize = 22;
+/// Up to this many are a key on the heap (`Entry::raw_long`): runs of unused declaration
+/// slots, a bone's bounds. Longer values are found by their text.
+const LONG_KEY_BYTES: usize = 96;
 
 /// A value's kind code and bytes, inline: what finds its kept text without making it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -148,6 +150,8 @@ pub struct Entry {
     /// Kept values by kind code and bytes, for values given as bytes (`add_bytes`): at most
     /// `VALUE_CAP` of them, each naming the value its text is.
     raw: FxMap<RawKey, u32>,
+    /// The same for values too long for a `RawKey`: the key is the code, then the bytes.
+    raw_long: FxMap<Box<[u8]>, u32>,
     /// The value the last record held: most entries hold runs of one value, which then
     /// cost a comparison instead of a hash. Its text and number are kept here too, beside
     /// the counters, so that comparing touches no other memory.
@@ -185,6 +189,7 @@ impl Entry {
             values: Vec::new(),
             index: FxMap::default(),
             raw: FxMap::default(),
+            raw_long: FxMap::default(),
             last: 0,
             last_text: None,
             last_num: None,
@@ -232,14 +237,29 @@ impl Entry {
                 return num;
             }
         }
+        let mut long = [0u8; 1 + LONG_KEY_BYTES];
+        let long_key = match key {
+            Some(_) => None,
+            None => long.get_mut(1..1 + value.bytes.len()).map(|b| b.copy_from_slice(value.bytes)),
+        }
+        .map(|()| {
+            long[0] = value.code;
+            &long[..1 + value.bytes.len()]
+        });
+        if let Some(&i) = long_key.and_then(|k| self.raw_long.get(k)).filter(|&&i| (i as usize) < self.values.len()) {
+            return self.count_kept(i as usize, place, file);
+        }
         let text = value.kind.show(value.bytes);
         let counted = self.count_text(&text, || parse_number(value.flags, &text), place, file);
-        if let (Some(k), Some(i)) = (key, counted.kept) {
+        let Some(i) = counted.kept else { return counted.num };
+        if let Some(k) = key {
             // `last` is the value just counted.
             if self.raw.len() < VALUE_CAP {
                 self.raw.insert(k, i as u32);
             }
             self.last_raw = Some(k);
+        } else if let Some(k) = long_key.filter(|_| self.raw_long.len() < VALUE_CAP) {
+            self.raw_long.insert(k.into(), i as u32);
         }
         counted.num
     }
@@ -476,6 +496,12 @@ mod tests {
             (Kind::Text, b"a name longer than twenty-two bytes".to_vec()),
             (Kind::Unsigned, vec![9, 0, 0, 0]),
             (Kind::Float, nan(0x7fc0_0000)),
+            // One run of bytes as two kinds, and bytes past what a key holds.
+            (Kind::Hex, b"a name longer than twenty-two bytes".to_vec()),
+            (Kind::Hex, b"a name longer than twenty-two bytes".to_vec()),
+            (Kind::Hex, vec![7; 100]),
+            (Kind::Hex, vec![7; 100]),
+            (Kind::Hex, long(1)),
         ];
         let (mut a, mut b) = (
             Entry::new(EntryKind::Field, "v".into(), String::new(), "f32".into()),
@@ -501,7 +527,12 @@ mod tests {
         let got: Vec<(&str, u64)> = a.values.iter().map(|(t, v)| (t.as_str(), v.count)).collect();
         let hex = crate::show::Kind::Hex.show(&long(1));
         let name = "a name longer than twenty-two bytes";
-        assert_eq!(got, [("NaN", 5), ("1.5", 1), (hex.as_str(), 2), (name, 2), ("9", 1)]);
+        let (name_hex, cut) = (Kind::Hex.show(name.as_bytes()), Kind::Hex.show(&[7; 100]));
+        let want = [("NaN", 5), ("1.5", 1), (hex.as_str(), 3), (name, 2), ("9", 1), (&name_hex, 2), (&cut, 2)];
+        assert_eq!(got, want);
+        // The long values that came as bytes are keyed by them: the name as text and as hex,
+        // and both hex runs of 71 bytes; not the 100 bytes, past what a key holds.
+        assert_eq!(a.raw_long.len(), 4);
     }
 
     #[test]
