@@ -50,10 +50,10 @@ impl Kind {
         }
     }
 
-    /// The kind's code, as the census's plans give a value kept as its kind: 1 to 6, and for
-    /// a list of numbers of `width` bytes, `LIST_CODES + width`. A flags kind, whose names
-    /// table a byte cannot carry, has none, nor an offset; neither has a list of width 0 or
-    /// over 239.
+    /// The kind's code, as the census's plans give a value kept as its kind: 1 to 6; for a
+    /// list of numbers of `width` bytes (1 to 8), `LIST_CODES + width`; for an offset from
+    /// `base` (up to 223), `OFFSET_CODES + base`. A flags kind, whose names table a byte
+    /// cannot carry, has none.
     pub fn code(self) -> Option<u8> {
         Some(match self {
             Kind::Unsigned => 1,
@@ -62,8 +62,9 @@ impl Kind {
             Kind::Floats => 4,
             Kind::Hex => 5,
             Kind::Text => 6,
-            Kind::List { width } => LIST_CODES.checked_add(width).filter(|&c| c > LIST_CODES)?,
-            Kind::Flags(_) | Kind::Offset { .. } => return None,
+            Kind::List { width: width @ 1..=8 } => LIST_CODES + width,
+            Kind::Offset { base } => OFFSET_CODES.checked_add(base)?,
+            Kind::List { .. } | Kind::Flags(_) => return None,
         })
     }
 
@@ -76,7 +77,8 @@ impl Kind {
             4 => Kind::Floats,
             5 => Kind::Hex,
             6 => Kind::Text,
-            c if c > LIST_CODES => Kind::List { width: c - LIST_CODES },
+            c @ OFFSET_CODES.. => Kind::Offset { base: c - OFFSET_CODES },
+            c @ 17..=24 => Kind::List { width: c - LIST_CODES },
             _ => return None,
         })
     }
@@ -84,6 +86,8 @@ impl Kind {
 
 /// Where the codes of lists start (`Kind::code`).
 const LIST_CODES: u8 = 16;
+/// Where the codes of offsets start (`Kind::code`).
+const OFFSET_CODES: u8 = 32;
 
 /// Up to 8 little-endian bytes as an unsigned number.
 fn unsigned(b: &[u8]) -> u64 {
@@ -332,11 +336,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_kind_but_flags_and_offsets_round_trips_through_its_code() {
+    fn every_kind_but_flags_round_trips_through_its_code() {
         let kinds = [Kind::Unsigned, Kind::Signed, Kind::Float, Kind::Floats, Kind::Hex, Kind::Text];
-        let lists = (1..=239).map(|width| Kind::List { width });
+        let lists = (1..=8).map(|width| Kind::List { width });
+        let offsets = (0..=223).map(|base| Kind::Offset { base });
         let mut codes = Vec::new();
-        for k in kinds.into_iter().chain(lists) {
+        for k in kinds.into_iter().chain(lists).chain(offsets) {
             let c = k.code().unwrap_or_else(|| panic!("{k:?} has a code"));
             assert_ne!(c, 0, "0 is no kind's code (the plans' VALUE_TEXT)");
             assert_eq!(Kind::from_code(c), Some(k));
@@ -344,11 +349,11 @@ mod tests {
         }
         codes.sort();
         codes.dedup();
-        assert_eq!(codes.len(), 6 + 239, "codes are distinct");
+        assert_eq!(codes.len(), 6 + 8 + 224, "codes are distinct");
         assert_eq!(Kind::Flags(&[(1, "a")]).code(), None);
-        assert_eq!(Kind::Offset { base: 16 }.code(), None);
+        assert_eq!(Kind::Offset { base: 224 }.code(), None);
         assert_eq!(Kind::List { width: 0 }.code(), None);
-        assert_eq!(Kind::List { width: 240 }.code(), None);
+        assert_eq!(Kind::List { width: 9 }.code(), None);
         // Every code that gives a kind is that kind's code.
         for c in 0..=u8::MAX {
             if let Some(k) = Kind::from_code(c) {
