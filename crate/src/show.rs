@@ -78,7 +78,7 @@ impl Kind {
             5 => Kind::Hex,
             6 => Kind::Text,
             c @ OFFSET_CODES.. => Kind::Offset { base: c - OFFSET_CODES },
-            c @ 17..=24 => Kind::List { width: c - LIST_CODES },
+            c if (LIST_CODES + 1..=LIST_CODES + 8).contains(&c) => Kind::List { width: c - LIST_CODES },
             _ => return None,
         })
     }

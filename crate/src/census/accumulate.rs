@@ -115,6 +115,15 @@ impl RawKey {
     }
 }
 
+/// The key of a value too long for a `RawKey` (`Entry::raw_long`), written into `buf`: its
+/// code, then its bytes; `None` past `LONG_KEY_BYTES`.
+fn long_key<'k>(value: BytesValue, buf: &'k mut [u8; 1 + LONG_KEY_BYTES]) -> Option<&'k [u8]> {
+    let key = buf.get_mut(..1 + value.bytes.len())?;
+    key[0] = value.code;
+    key[1..].copy_from_slice(value.bytes);
+    Some(key)
+}
+
 /// What counting a value by its text did: its number, and its index if it is kept.
 struct Counted {
     num: Option<f64>,
@@ -237,15 +246,8 @@ impl Entry {
                 return num;
             }
         }
-        let mut long = [0u8; 1 + LONG_KEY_BYTES];
-        let long_key = match key {
-            Some(_) => None,
-            None => long.get_mut(1..1 + value.bytes.len()).map(|b| b.copy_from_slice(value.bytes)),
-        }
-        .map(|()| {
-            long[0] = value.code;
-            &long[..1 + value.bytes.len()]
-        });
+        let mut buf = [0u8; 1 + LONG_KEY_BYTES];
+        let long_key = if key.is_none() { long_key(value, &mut buf) } else { None };
         if let Some(&i) = long_key.and_then(|k| self.raw_long.get(k)).filter(|&&i| (i as usize) < self.values.len()) {
             return self.count_kept(i as usize, place, file);
         }
