@@ -34,17 +34,6 @@ pub struct ShapeNode {
     is_field_or_array: bool,
 }
 
-/// While building: a node's first and last child and its next sibling (`NONE` for none), so
-/// that no node needs a list of its own.
-#[derive(Clone, Copy)]
-struct Links {
-    first: u32,
-    last: u32,
-    next: u32,
-}
-
-const NONE: u32 = u32::MAX;
-
 impl ShapeNode {
     /// The span this node is (a field), if it is one.
     pub fn span(&self) -> Option<u32> {
@@ -116,7 +105,8 @@ impl<'a> Texts<'a> {
 /// segment, shorter to hash and compare than the whole path).
 struct Builder<'a> {
     nodes: Vec<ShapeNode>,
-    links: Vec<Links>,
+    /// Each node's number of children (`Shape::top` lays their runs out from these).
+    kids: Vec<u32>,
     roots: Vec<u32>,
     index: HashTable<u32>,
     texts: Texts<'a>,
@@ -238,16 +228,10 @@ impl<'a> Builder<'a> {
                         children_len: 0,
                         is_field_or_array: last,
                     });
-                    self.links.push(Links { first: NONE, last: NONE, next: NONE });
+                    self.kids.push(0);
                     let i = (self.nodes.len() - 1) as u32;
-                    match parent {
-                        Some(p) => {
-                            let prev = std::mem::replace(&mut self.links[p as usize].last, i);
-                            match prev {
-                                NONE => self.links[p as usize].first = i,
-                                k => self.links[k as usize].next = i,
-                            }
-                        }
+                    match parent.and_then(|p| self.kids.get_mut(p as usize)) {
+                        Some(k) => *k += 1,
                         None => self.roots.push(i),
                     }
                     i
@@ -288,7 +272,7 @@ impl Shape {
             // Room for every field and half as many again for records and regions, reserved
             // once, so that the arena is seldom copied to grow.
             nodes: Vec::with_capacity(cap),
-            links: Vec::with_capacity(cap),
+            kids: Vec::with_capacity(cap),
             roots: Vec::new(),
             index: HashTable::with_capacity(cap),
             texts: Texts { spans, regions },
@@ -304,7 +288,7 @@ impl Shape {
         for (i, r) in regions.iter().enumerate().filter(|(_, r)| fits(&r.path)) {
             b.insert(&r.path, Src::Region(i as u32), r.start, r.end());
         }
-        let Builder { nodes, links, roots, index, texts, .. } = b;
+        let Builder { nodes, kids, roots, index, texts, .. } = b;
         let mut shape = Shape { nodes, roots, children: Vec::new(), index };
         let nodes = &mut shape.nodes;
         // A node covers its children, and its content ends where its last field or array
@@ -312,7 +296,7 @@ impl Shape {
         // the arena, so one pass from the end carries both up before the parent passes them on.
         for i in (0..nodes.len()).rev() {
             let n = &mut nodes[i];
-            if links[i].first == NONE || n.region().is_some() {
+            if kids[i] == 0 || n.region().is_some() {
                 n.content_end = n.end;
             }
             let (start, end, content_end, parent) = (n.start, n.end, n.content_end, n.parent);
@@ -331,23 +315,28 @@ impl Shape {
                 }
             }
         }
-        // Each node's children in one run of `children`. Decoders mostly emit in offset order
-        // already; a stable sort of sorted input is linear.
+        // Each node's children in one run of `children`, in the order they were made (a
+        // child is made after its parent); runs are laid out from the counts first.
         let Shape { nodes, roots, children, .. } = &mut shape;
-        children.reserve(nodes.len());
+        let mut at = 0u32;
+        for (n, &k) in nodes.iter_mut().zip(&kids) {
+            (n.children_at, n.children_len) = (at, 0);
+            at += k;
+        }
+        children.resize(at as usize, 0);
         for i in 0..nodes.len() {
-            let at = children.len();
-            let mut k = links[i].first;
-            while k != NONE {
-                children.push(k);
-                k = links[k as usize].next;
-            }
-            let run = &mut children[at..];
+            let Some(p) = (nodes[i].parent as usize).checked_sub(1) else { continue };
+            let run = &mut nodes[p];
+            children[(run.children_at + run.children_len) as usize] = i as u32;
+            run.children_len += 1;
+        }
+        // Decoders mostly emit in offset order already; a stable sort of sorted input is linear.
+        for i in 0..nodes.len() {
+            let run =
+                &mut children[nodes[i].children_at as usize..(nodes[i].children_at + nodes[i].children_len) as usize];
             if !run.is_sorted_by_key(|&k| nodes[k as usize].start) {
                 run.sort_by_key(|&k| nodes[k as usize].start);
             }
-            nodes[i].children_at = at as u32;
-            nodes[i].children_len = (children.len() - at) as u32;
         }
         roots.sort_by_key(|&k| nodes[k as usize].start);
         shape
