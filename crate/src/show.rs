@@ -62,7 +62,7 @@ impl Kind {
             Kind::Floats => 4,
             Kind::Hex => 5,
             Kind::Text => 6,
-            Kind::List { width: width @ 1..=8 } => LIST_CODES + width,
+            Kind::List { width: width @ 1..=MAX_LIST_WIDTH } => LIST_CODES + width,
             Kind::Offset { base } => OFFSET_CODES.checked_add(base)?,
             Kind::List { .. } | Kind::Flags(_) => return None,
         })
@@ -78,7 +78,7 @@ impl Kind {
             5 => Kind::Hex,
             6 => Kind::Text,
             c @ OFFSET_CODES.. => Kind::Offset { base: c - OFFSET_CODES },
-            c if (LIST_CODES + 1..=LIST_CODES + 8).contains(&c) => Kind::List { width: c - LIST_CODES },
+            c if (LIST_CODES + 1..=LIST_CODES + MAX_LIST_WIDTH).contains(&c) => Kind::List { width: c - LIST_CODES },
             _ => return None,
         })
     }
@@ -86,6 +86,8 @@ impl Kind {
 
 /// Where the codes of lists start (`Kind::code`).
 const LIST_CODES: u8 = 16;
+/// A list's numbers are at most this wide: a wider list is shown as one this wide.
+const MAX_LIST_WIDTH: u8 = 8;
 /// Where the codes of offsets start (`Kind::code`).
 const OFFSET_CODES: u8 = 32;
 
@@ -164,7 +166,7 @@ struct NumberBytes<'a> {
 
 impl std::fmt::Display for NumberBytes<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let width = usize::from(self.width).clamp(1, 8);
+        let width = usize::from(self.width.clamp(1, MAX_LIST_WIDTH));
         write_list(f, self.bytes.chunks_exact(width).map(unsigned))
     }
 }
