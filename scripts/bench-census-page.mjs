@@ -10,13 +10,16 @@
 // floor is timed (`--floor=0` skips it): the same Files read alone by the page with the census
 // worker's `readBatch`, 32 Files a batch and four batches at a time, with no census (reading
 // them in a worker instead cost the browser as much: docs/performance.md).
+// `--disk=DIR` drops Files backed by files on disk, as a person's folder is: the set is written
+// to DIR once, one file each, and every run (and the floor) gets new Files of them through a
+// file input, so each is read for the first time, as in a real drop.
 // `--before=DIR` alternates with older census workers, so that before and after are compared
 // in the same minutes: odd runs get each web/census-*.js that DIR holds in place of the page's
 // (`mkdir DIR && for f in census-worker census-planner census-read; do git show
 // main:web/$f.js > DIR/$f.js; done`), on the same wasm and with as many planners.
 import { start, openPage, ROOT } from '../tests/browser.mjs';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -26,12 +29,23 @@ const batchFiles = arg('batch', null);
 const before = arg('before', null);
 const runs = Number(arg('runs', before ? 2 : 1));
 const floor = arg('floor', '1') !== '0';
+const disk = arg('disk', null);
 const rel = `target/bench-census/census-pack-${n}.bin`;
 if (!existsSync(join(ROOT, rel))) {
   execFileSync('cargo', ['run', '-q', '--release', '--example', 'bench_census', '--', '--pack', join(ROOT, rel)],
     { cwd: ROOT, env: { ...process.env, N: String(n) }, stdio: 'inherit' });
 }
-const bytes = readFileSync(join(ROOT, rel)).length;
+const pack = readFileSync(join(ROOT, rel));
+const bytes = pack.length;
+/** The set's files on disk, written once: their paths, in the pack's order. */
+function diskFiles(dir) {
+  const index = JSON.parse(readFileSync(join(ROOT, `${rel}.json`), 'utf8'));
+  mkdirSync(dir, { recursive: true });
+  const have = new Set(readdirSync(dir));
+  for (const [name, at, len] of index) if (!have.has(name)) writeFileSync(join(dir, name), pack.subarray(at, at + len));
+  return index.map(([name]) => join(dir, name));
+}
+const paths = disk ? diskFiles(disk) : null;
 const IDLE_MS = 3000;
 
 const parseStat = (t) => {
@@ -111,12 +125,28 @@ try {
   }
   await page.click('#census-button');
   await page.waitForSelector('#census:not([hidden])');
-  const dt = await page.evaluateHandle(async (rel) => {
+  const sliced = disk ? null : await page.evaluateHandle(async (rel) => {
     const [blob, index] = await Promise.all([fetch(rel).then((r) => r.blob()), fetch(`${rel}.json`).then((r) => r.json())]);
     const dt = new DataTransfer();
     for (const [name, at, len] of index) dt.items.add(new File([blob.slice(at, at + len)], name));
     return dt;
   }, rel);
+  /** The Files to drop: the slices, or new Files of the files on disk (a new input each time). */
+  const dropped = async () => {
+    if (!disk) return sliced;
+    const id = await page.evaluate(() => {
+      const input = Object.assign(document.createElement('input'), { type: 'file', multiple: true, hidden: true });
+      input.id = `bench-files-${document.querySelectorAll('input[id^=bench-files]').length}`;
+      document.body.append(input);
+      return input.id;
+    });
+    await page.setInputFiles(`#${id}`, paths);
+    return page.evaluateHandle((id) => {
+      const dt = new DataTransfer();
+      for (const f of document.getElementById(id).files) dt.items.add(f);
+      return dt;
+    }, id);
+  };
   await page.evaluate((o) => import('./web/census.js').then((m) => Object.assign(m.censusOptions, o)),
     { timing: true, planners: planners == null ? null : Number(planners), batchFiles: batchFiles == null ? undefined : Number(batchFiles) });
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
@@ -141,23 +171,36 @@ try {
       }
       await Promise.all(inflight);
       return { ms: performance.now() - t0, read };
-    }, await dt.evaluateHandle((d) => [...d.files]));
+    }, await (await dropped()).evaluateHandle((d) => [...d.files]));
     const cpu = meter.stop();
-    console.log(`floor: the ${n} Files read alone (${(read / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s; browser CPU ${cpu.total.toFixed(2)} s; ${cpu.threads.slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+    console.log(`floor: the ${n} Files${disk ? ' (on disk)' : ''} read alone (${(read / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s; browser CPU ${cpu.total.toFixed(2)} s; ${cpu.threads.slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   }
   for (let run = 0; run < runs; run++) {
     old = before != null && run % 2 === 1;
+    const dt = await dropped();
     await page.evaluate(() => { window.censusT0 = performance.now(); document.querySelector('#census-status').textContent = ''; });
     const meter = new CpuMeter();
+    // How long the page's main thread was blocked at a time (long tasks, over 50 ms each).
+    await page.evaluate(() => {
+      window.censusBlocked = { longest: 0, total: 0 };
+      window.censusLongTasks?.disconnect();
+      window.censusLongTasks = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          window.censusBlocked.longest = Math.max(window.censusBlocked.longest, e.duration);
+          window.censusBlocked.total += e.duration;
+        }
+      });
+      window.censusLongTasks.observe({ type: 'longtask' });
+    });
     await page.dispatchEvent('#census', 'drop', { dataTransfer: dt });
     await page.waitForFunction(() => /entries/.test(document.querySelector('#census-status')?.textContent ?? ''), null, { timeout: 600000 });
-    const ms = await page.evaluate(() => performance.now() - window.censusT0);
+    const [ms, blocked] = await page.evaluate(() => [performance.now() - window.censusT0, window.censusBlocked]);
     const cpu = meter.stop();
     const status = await page.textContent('#census-status');
     const r = await page.evaluate(() => import('./web/census.js').then((m) => m.censusReport()));
     const t = r.timing;
     const f = (x) => (x / 1000).toFixed(2);
-    console.log(`${old ? 'BEFORE ' : ''}page census (${planners ?? 'default'} planners, ${cores} cores): ${r.files} MeshSets (${(bytes / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s, ${Math.round(r.files / (ms / 1000))} files/s; ${r.entries.length} entries; status "${status}"`);
+    console.log(`${old ? 'BEFORE ' : ''}page census${disk ? ' of Files on disk' : ''} (${planners ?? 'default'} planners, ${cores} cores): ${r.files} MeshSets (${(bytes / 1e6).toFixed(1)} MB) in ${(ms / 1000).toFixed(2)} s, ${Math.round(r.files / (ms / 1000))} files/s (the page blocked ${(blocked.longest / 1000).toFixed(2)} s at most, ${(blocked.total / 1000).toFixed(2)} s in all); ${r.entries.length} entries; status "${status}"`);
     console.log(`  browser CPU ${cpu.total.toFixed(2)} s; threads (sampled): ${cpu.threads.slice(0, 8).map(([k, v, c]) => `${k}${c > 1 ? ` ×${c}` : ''} ${v.toFixed(2)}`).join(', ')}`);
     if (t) console.log(`  census worker (s): read ${f(t.read)}, plan ${f(t.plan)} (${t.own} batches), hold ${f(t.hold)}, count ${f(t.count)}, waiting ${f(t.wait)}, report ${f(t.report)}; planners: ${t.batches} batches, ${t.planners.read == null ? '' : `waiting for reads ${f(t.planners.read)}, `}planning ${f(t.planners.plan)}${t.planners.idle == null ? '' : `, idle ${f(t.planners.idle)}`}`);
   }
