@@ -40,10 +40,11 @@ function builderFiles() {
   return out;
 }
 
-/** The page's census of `files` with `planners` planner workers and batches of `batchFiles`. */
-async function pageCensus(files, planners, batchFiles) {
+/** The page's census of `files` with `planners` planner workers and batches of `batchFiles`,
+ *  the Files handed to the census worker `sliceFiles` first. */
+async function pageCensus(files, planners, batchFiles, sliceFiles = 128) {
   const page = await openPage(env);
-  await page.evaluate((o) => import('./web/census.js').then((m) => Object.assign(m.censusOptions, o)), { planners, batchFiles, timing: true });
+  await page.evaluate((o) => import('./web/census.js').then((m) => Object.assign(m.censusOptions, o)), { planners, batchFiles, sliceFiles, timing: true });
   await page.click('#census-button');
   await page.waitForSelector('#census:not([hidden])');
   await page.setInputFiles('#census-files', files);
@@ -56,6 +57,8 @@ async function pageCensus(files, planners, batchFiles) {
   assert.equal(timing.batches > 0, planners > 0, `${timing.batches} batches to the planners`);
   // Every batch but the last is full (the files are far below a batch's bytes).
   assert.equal(timing.batches + timing.own, Math.ceil(files.length / batchFiles));
+  // The Files came in more than one slice when the first was shorter than the list.
+  assert.ok(sliceFiles >= files.length ? timing.slices === 1 : timing.slices > 1, `${timing.slices} slices of Files`);
   const bar = await page.locator('#census-progress').isHidden();
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -71,9 +74,10 @@ test('builder MeshSets: the census on 0, 1 and 2 planners is the one-thread cens
   assert.equal(r.files, files.length - junk);
   assert.equal(r.skipped, junk);
   assert.ok(r.entries.length > 100, `${r.entries.length} entries`);
-  for (const [planners, batchFiles] of [[0, 4], [1, 3], [2, 1], [1, 32]]) {
-    const got = await pageCensus(files, planners, batchFiles);
-    assert.equal(got.json, want, `${planners} planners, batches of ${batchFiles}`);
+  // The Files go to the census worker in slices that start at 1 and 5 files in two runs.
+  for (const [planners, batchFiles, sliceFiles] of [[0, 4, 1], [1, 3, 128], [2, 1, 5], [1, 32, 128]]) {
+    const got = await pageCensus(files, planners, batchFiles, sliceFiles);
+    assert.equal(got.json, want, `${planners} planners, batches of ${batchFiles}, slices from ${sliceFiles}`);
     assert.equal(got.bar, true, 'the progress bar is hidden once done');
   }
 });

@@ -1,6 +1,7 @@
 // The census worker: its own wasm instance, so a census of thousands of files never blocks
-// the page. It speaks web/worker-protocol.js: `run` takes [{name, file}], options and the
-// ports of the census planners (web/census-planner.js), reports progress {done, total, bytes,
+// the page. It speaks web/worker-protocol.js: `run` takes the files' names, options, the
+// ports of the census planners (web/census-planner.js) and a port the Files come over in
+// order, a slice at a time (web/census.js `handOver`), reports progress {done, total, bytes,
 // skipped, name} and answers with the report; cancelled, it stops before the next batch.
 // Files are read in batches here and their bytes go to the planners, which decode and plan
 // them in instances of their own; this worker counts the plans in file order (the report is the one-thread
@@ -26,26 +27,37 @@ const AHEAD_BYTES = 32 << 20;
 /** Batches of this worker's own being read at once, at most. */
 const OWN_READS = 2;
 
-/** Where each batch goes, and what is counted. */
+/** Where each batch goes, and what is counted. The Files come after their names (`arrive`),
+ *  and a batch is taken once its files are all there. */
 class Schedule {
-  constructor(files, planners, batchFiles) {
-    this.files = files;
-    this.n = files.length;
+  constructor(names, planners, batchFiles) {
+    this.files = names.map((name) => ({ name, file: null }));
+    this.n = names.length;
     this.batchFiles = batchFiles;
     this.own = batchFiles * (1 + DEPTH * planners);
     this.planners = 2 * this.own;
-    // at[i]: the bytes of the files before file i.
+    // at[i]: the bytes of the files before file i, for the files arrived.
     this.at = new Float64Array(this.n + 1);
-    files.forEach((f, i) => { this.at[i + 1] = this.at[i] + f.file.size; });
+    this.arrived = 0;
     this.taken = 0; // the files before it are planned or asked for
     this.counted = 0;
+  }
+
+  /** The next Files, in order. */
+  arrive(files) {
+    for (const file of files) {
+      if (this.arrived >= this.n) break;
+      const i = this.arrived++;
+      this.files[i].file = file;
+      this.at[i + 1] = this.at[i] + file.size;
+    }
   }
 
   /** Whether a batch may be taken now, `ahead` files at most past the next to count (which is
    *  always free to take). */
   free(ahead) {
     const t = this.taken;
-    if (t >= this.n) return false;
+    if (t >= this.n || Math.min(t + this.batchFiles, this.n) > this.arrived) return false;
     return t === this.counted || (t < this.counted + ahead && this.at[t] - this.at[this.counted] < AHEAD_BYTES);
   }
 
@@ -71,7 +83,7 @@ class Arrivals {
 }
 
 /** The time spent in each step, in ms, when asked for (`timing`). */
-const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, planners: { plan: 0, idle: 0 } });
+const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, slices: 0, planners: { plan: 0, idle: 0 } });
 
 /** Sends batches to the planner of `port` (number `number`) and holds its plans as they come. */
 function connect(port, number, { arrivals, timing, fail }) {
@@ -93,19 +105,22 @@ function connect(port, number, { arrivals, timing, fail }) {
 }
 
 const handlers = {
-  /** Censuses `files` ([{name, file}]) with the planners of `ports`; the report lists up to
-   *  `maxValues` values an entry. `pauseAfter` (for tests) counts that many files and waits
-   *  until the run is cancelled; `batchFiles` (for tests) sets the batch size; `timing` (for
-   *  benchmarks) adds the time of each step to the report, as `timing`. */
-  async run(ctx, files, { maxValues = 1000, pauseAfter = null, batchFiles = BATCH_FILES, timing: timed = false } = {}, ports = []) {
+  /** Censuses the files of `names`, whose Files come over `feed`, with the planners of
+   *  `ports`; the report lists up to `maxValues` values an entry. `pauseAfter` (for tests)
+   *  counts that many files and waits until the run is cancelled; `batchFiles` (for tests)
+   *  sets the batch size; `timing` (for benchmarks) adds the time of each step to the
+   *  report, as `timing`. */
+  async run(ctx, names, { maxValues = 1000, pauseAfter = null, batchFiles = BATCH_FILES, timing: timed = false } = {}, ports = [], feed) {
     api.census_new();
-    const s = new Schedule(files, ports.length, batchFiles);
+    const s = new Schedule(names, ports.length, batchFiles);
+    const { files } = s;
     const hold = pauseAfter ?? s.n;
     const timing = newTiming();
     const arrivals = new Arrivals();
     let failure = null;
     const fail = (err) => { failure ??= err; };
     const planners = ports.map((port, k) => connect(port, k + 1, { arrivals, timing, fail }));
+    feed.onmessage = (e) => { s.arrive(e.data); timing.slices++; arrivals.arrived(); };
     // The batches this worker plans next, in file order (its planner's names are defined in
     // that order), being read; an arrival wakes the loop when one is read.
     const ownReads = [];
