@@ -16,7 +16,9 @@
 // `--before=DIR` alternates with older census workers, so that before and after are compared
 // in the same minutes: odd runs get each web/census-*.js that DIR holds in place of the page's
 // (`mkdir DIR && for f in census-worker census-planner census-read; do git show
-// main:web/$f.js > DIR/$f.js; done`), on the same wasm and with as many planners.
+// main:web/$f.js > DIR/$f.js; done`), on the same wasm and with as many planners. The page's
+// own web/census.js is loaded once, so DIR's workers must speak its protocol: those before
+// `22a69b0` (the Files in one message) do not.
 import { start, openPage, ROOT } from '../tests/browser.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
