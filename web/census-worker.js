@@ -1,19 +1,21 @@
 // The census worker: its own wasm instance, so a census of thousands of files never blocks
 // the page. It speaks web/worker-protocol.js: `run` takes the files' names, options, the
-// ports of the census planners (web/census-planner.js) and a port the Files come over in
-// order, a slice at a time (web/census.js `handOver`), reports progress {done, total, bytes,
+// ports of the census planners (web/census-planner.js) and a port to the page, which reads the
+// batches it asks for (web/census.js `serveReads`); it reports progress {done, total, bytes,
 // skipped, name} and answers with the report; cancelled, it stops before the next batch.
-// Files are read in batches here and their bytes go to the planners, which decode and plan
-// them in instances of their own; this worker counts the plans in file order (the report is the one-thread
-// census's) and, whenever the next plan is not there, reads and plans a batch itself, so every
-// core stays busy whichever side is slower. With no planners it plans every batch itself.
+// The page reads the Files, since a File of a dropped folder costs the browser a round trip
+// the first time it is copied or its size asked, as much as reading it (docs/performance.md);
+// the bytes go to the planners, which decode and plan them in instances of their own; this
+// worker counts the plans in file order (the report is the one-thread census's) and, whenever
+// the next plan is not there, plans a batch itself, so every core stays busy whichever side
+// is slower. With no planners it plans every batch itself.
 import init, * as api from '../pkg/meshscope.js';
 import { serve } from './worker-protocol.js';
-import { readBatch } from './census-read.js';
 
 const ready = init();
 const PROGRESS_MS = 500;
-/** A batch: at most this many files, and this many bytes unless it is one file. */
+/** A batch: at most this many files, and as many as this many bytes hold of the largest file
+ *  read so far (at least one). */
 const BATCH_FILES = 32;
 const BATCH_BYTES = 4 << 20;
 /** Batches a planner has been asked for and not answered, at most: enough that the reads,
@@ -22,52 +24,90 @@ const DEPTH = 10;
 /** Files past the next one to count that may be asked for or planned, at most (but always
  *  the next file): for planners, twice as many batches as they may have asked for, and one
  *  more; for this worker, half that, so that it never takes the batches the planners need;
- *  and AHEAD_BYTES in either case. */
+ *  and AHEAD_BYTES in either case, a file not yet read counted as the largest read. */
 const AHEAD_BYTES = 32 << 20;
 /** Batches of this worker's own being read at once, at most. */
 const OWN_READS = 2;
 
-/** Where each batch goes, and what is counted. The Files come after their names (`arrive`),
- *  and a batch is taken once its files are all there. */
+/** Where each batch goes, and what is counted. A file's size is known once it is read: until
+ *  then the largest read so far stands for it, and the first batch is one file, so that no
+ *  more than one file of unknown size is read at once. */
 class Schedule {
-  constructor(names, planners, batchFiles) {
-    this.files = names.map((name) => ({ name, file: null }));
-    this.n = names.length;
+  constructor(n, planners, batchFiles) {
+    this.n = n;
     this.batchFiles = batchFiles;
     this.own = batchFiles * (1 + DEPTH * planners);
     this.planners = 2 * this.own;
-    // at[i]: the bytes of the files before file i, for the files arrived.
-    this.at = new Float64Array(this.n + 1);
-    this.arrived = 0;
+    this.size = new Float64Array(n);
+    this.largest = -1;
     this.taken = 0; // the files before it are planned or asked for
     this.counted = 0;
+    this.countedBytes = 0;
+    // The files taken and not counted: the bytes of those read, and how many are not.
+    this.aheadBytes = 0;
+    this.unread = 0;
   }
 
-  /** The next Files, in order. */
-  arrive(files) {
-    for (const file of files) {
-      if (this.arrived >= this.n) break;
-      const i = this.arrived++;
-      this.files[i].file = file;
-      this.at[i + 1] = this.at[i] + file.size;
+  /** The sizes of the files read from `first` on. */
+  read(first, sizes) {
+    sizes.forEach((b, k) => { this.size[first + k] = b; this.largest = Math.max(this.largest, b); });
+    this.aheadBytes += sizes.reduce((a, b) => a + b, 0);
+    this.unread -= sizes.length;
+  }
+
+  /** The files before `counted` are counted (all of them read). */
+  count(counted) {
+    for (let i = this.counted; i < counted; i++) {
+      this.aheadBytes -= this.size[i];
+      this.countedBytes += this.size[i];
     }
+    this.counted = counted;
   }
 
   /** Whether a batch may be taken now, `ahead` files at most past the next to count (which is
    *  always free to take). */
   free(ahead) {
     const t = this.taken;
-    if (t >= this.n || Math.min(t + this.batchFiles, this.n) > this.arrived) return false;
-    return t === this.counted || (t < this.counted + ahead && this.at[t] - this.at[this.counted] < AHEAD_BYTES);
+    if (t >= this.n) return false;
+    if (t === this.counted) return true;
+    const bytes = this.aheadBytes + this.unread * Math.max(this.largest, 0);
+    return this.largest >= 0 && t < this.counted + ahead && bytes < AHEAD_BYTES;
   }
 
-  /** The next batch: [first, end). */
+  /** The next batch: [first, end), as many files as BATCH_BYTES holds of the largest so far. */
   take() {
     const first = this.taken;
-    let end = first + 1;
-    while (end < this.n && end - first < this.batchFiles && this.at[end + 1] - this.at[first] <= BATCH_BYTES) end++;
+    const fit = this.largest < 0 ? 1 : this.largest > 0 ? Math.floor(BATCH_BYTES / this.largest) : this.batchFiles;
+    const end = Math.min(this.n, first + Math.max(1, Math.min(this.batchFiles, fit)));
     this.taken = end;
+    this.unread += end - first;
     return [first, end];
+  }
+}
+
+/** Batches read by the page (web/census.js `serveReads`) over `port`, in the order asked. */
+class Reads {
+  constructor(port, schedule, arrivals) {
+    this.port = port;
+    this.waiting = new Map(); // first -> {ok, fail}
+    port.onmessage = ({ data }) => {
+      const w = this.waiting.get(data.first);
+      this.waiting.delete(data.first);
+      if (data.error !== undefined) w?.fail(new Error(data.error));
+      else {
+        schedule.read(data.first, data.sizes);
+        w?.ok(data);
+      }
+      arrivals.arrived();
+    };
+  }
+
+  /** {bytes, sizes, names} of files [first, end). */
+  read(first, end) {
+    return new Promise((ok, fail) => {
+      this.waiting.set(first, { ok, fail });
+      this.port.postMessage({ first, end });
+    });
   }
 }
 
@@ -83,7 +123,7 @@ class Arrivals {
 }
 
 /** The time spent in each step, in ms, when asked for (`timing`). */
-const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, slices: 0, planners: { plan: 0, idle: 0 } });
+const newTiming = () => ({ read: 0, plan: 0, hold: 0, count: 0, wait: 0, report: 0, batches: 0, own: 0, planners: { plan: 0, idle: 0 } });
 
 /** Sends batches to the planner of `port` (number `number`) and holds its plans as they come. */
 function connect(port, number, { arrivals, timing, fail }) {
@@ -105,27 +145,26 @@ function connect(port, number, { arrivals, timing, fail }) {
 }
 
 const handlers = {
-  /** Censuses the files of `names`, whose Files come over `feed`, with the planners of
-   *  `ports`; the report lists up to `maxValues` values an entry. `pauseAfter` (for tests)
+  /** Censuses the files of `names`, which the page reads over `pagePort`, with the planners
+   *  of `ports`; the report lists up to `maxValues` values an entry. `pauseAfter` (for tests)
    *  counts that many files and waits until the run is cancelled; `batchFiles` (for tests)
    *  sets the batch size; `timing` (for benchmarks) adds the time of each step to the
    *  report, as `timing`. */
-  async run(ctx, names, { maxValues = 1000, pauseAfter = null, batchFiles = BATCH_FILES, timing: timed = false } = {}, ports = [], feed) {
+  async run(ctx, names, { maxValues = 1000, pauseAfter = null, batchFiles = BATCH_FILES, timing: timed = false } = {}, ports = [], pagePort) {
     api.census_new();
-    const s = new Schedule(names, ports.length, batchFiles);
-    const { files } = s;
+    const s = new Schedule(names.length, ports.length, batchFiles);
     const hold = pauseAfter ?? s.n;
     const timing = newTiming();
     const arrivals = new Arrivals();
     let failure = null;
     const fail = (err) => { failure ??= err; };
     const planners = ports.map((port, k) => connect(port, k + 1, { arrivals, timing, fail }));
-    feed.onmessage = (e) => { s.arrive(e.data); timing.slices++; arrivals.arrived(); };
+    const reads = new Reads(pagePort, s, arrivals);
     // The batches this worker plans next, in file order (its planner's names are defined in
     // that order), being read; an arrival wakes the loop when one is read.
     const ownReads = [];
     const startRead = ([first, end]) => {
-      const batch = { first, read: readBatch(files.slice(first, end)), ready: false };
+      const batch = { first, read: reads.read(first, end), ready: false };
       const settled = () => { batch.ready = true; arrivals.arrived(); };
       batch.read.then(settled, settled); // its failure is thrown when it is awaited
       ownReads.push(batch);
@@ -137,10 +176,9 @@ const handlers = {
       if (failure) throw failure;
       for (const p of planners) {
         while (p.out < DEPTH && s.free(s.planners)) {
-          // The batch goes read (a File sent to the planner would cost the browser a blob
-          // handle made for it, on top of the read), in the order taken.
+          // The batch goes read, in the order taken.
           const [first, end] = s.take();
-          const read = readBatch(files.slice(first, end));
+          const read = reads.read(first, end);
           p.sent = p.sent.then(() => read).then(
             ({ bytes, sizes, names }) => p.port.postMessage({ first, bytes, sizes, names }, [bytes.buffer]),
             (err) => { fail(err); arrivals.arrived(); });
@@ -149,14 +187,14 @@ const handlers = {
         }
       }
       let t = performance.now();
-      s.counted = api.census_count(hold);
+      s.count(api.census_count(hold));
       timing.count += performance.now() - t;
       const now = performance.now();
       if (s.counted !== shown && (now - last > PROGRESS_MS || s.counted === s.n || s.counted === hold)) {
         last = now;
         shown = s.counted;
-        const name = s.counted > 0 ? files[s.counted - 1].name : '';
-        ctx.progress({ done: s.counted, total: s.n, bytes: s.at[s.counted], skipped: api.census_skipped(), name });
+        const name = s.counted > 0 ? names[s.counted - 1] : '';
+        ctx.progress({ done: s.counted, total: s.n, bytes: s.countedBytes, skipped: api.census_skipped(), name });
       }
       if (s.counted === s.n) break;
       if (s.counted === hold) {

@@ -7,6 +7,7 @@
 import { select, emit, setStatus, EV } from './state.js';
 import { WorkerClient, CANCELLED } from './worker-protocol.js';
 import { el } from './dom.js';
+import { readBatch } from './census-read.js';
 
 const MAX_ROWS = 2000;
 const BARS = 40;
@@ -81,9 +82,8 @@ export function annotationFromEntry(e) {
  *  until the run is cancelled, so a test can cancel a census that is surely still running;
  *  `planners` (for tests and benchmarks) sets how many planner workers help the census worker
  *  (null: one per core past the first, at most MAX_PLANNERS); `batchFiles` the files a batch
- *  holds; `timing` adds the time of each step to the report (web/census-worker.js);
- *  `sliceFiles` is how many Files are handed to the worker first (`handOver`). */
-export const censusOptions = { pauseAfter: null, planners: null, batchFiles: undefined, timing: false, sliceFiles: 128 };
+ *  holds; `timing` adds the time of each step to the report (web/census-worker.js). */
+export const censusOptions = { pauseAfter: null, planners: null, batchFiles: undefined, timing: false };
 
 /** More planners than this only make the threads take turns on a machine of few cores. */
 const MAX_PLANNERS = 3;
@@ -109,12 +109,11 @@ export function runCensus(list, onProgress = () => {}) {
   running = mine;
   const { pauseAfter, batchFiles, timing } = censusOptions;
   const ports = channels.map((c) => c.port1);
-  // The Files follow the names over a port of their own, a slice at a time (`handOver`).
-  const feed = new MessageChannel();
-  const names = list.map((f) => f.name);
-  const census = client.call('run', [names, { pauseAfter, batchFiles, timing }, ports, feed.port2],
-    { transfer: [...ports, feed.port2], onProgress, signal: mine.abort.signal });
-  handOver(list, feed.port1, { signal: mine.abort.signal, size: censusOptions.sliceFiles });
+  // The worker gets the names; the page reads the batches it asks for (`serveReads`).
+  const reads = new MessageChannel();
+  serveReads(list, reads.port1);
+  const census = client.call('run', [list.map((f) => f.name), { pauseAfter, batchFiles, timing }, ports, reads.port2],
+    { transfer: [...ports, reads.port2], onProgress, signal: mine.abort.signal });
   return Promise.race([census, plannerFailed])
     .then((r) => { report = r; emit(EV.census, r); return r; })
     .finally(() => {
@@ -124,32 +123,16 @@ export function runCensus(list, onProgress = () => {}) {
     });
 }
 
-/** How long one slice of Files handed to the census worker may block the page, in ms: the
- *  browser's first copy of a File of a dropped folder is a round trip to it, where one cut
- *  from a Blob costs next to nothing (docs/performance.md). */
-const HANDOVER_MS = 25;
-
-/** A turn of the event loop (a message, which `setTimeout`'s nesting clamp does not slow). */
-const nextTurn = () => new Promise((ok) => {
-  const c = new MessageChannel();
-  c.port1.onmessage = () => { c.port1.close(); ok(); };
-  c.port2.postMessage(null);
-});
-
-/** Posts the Files of `list` to `port` in order, until done or aborted: a slice a turn, so
- *  that the page stays responsive and the census starts with the first slice. A slice that
- *  took under a quarter of HANDOVER_MS makes the next one twice as long, one over it half. */
-async function handOver(list, port, { signal, size }) {
-  for (let i = 0; i < list.length && !signal.aborted;) {
-    const t = performance.now();
-    const slice = list.slice(i, i + size);
-    port.postMessage(slice.map((f) => f.file));
-    i += slice.length;
-    const ms = performance.now() - t;
-    if (ms < HANDOVER_MS / 4) size *= 2;
-    else if (ms > HANDOVER_MS) size = Math.max(16, size >> 1);
-    await nextTurn();
-  }
+/** Reads the batches of `list` the census worker asks for over `port` ({first, end}) and
+ *  hands it their bytes. The Files stay here: a File of a dropped folder copied to the worker,
+ *  or asked its size, costs the browser a round trip of its own, as much as reading it
+ *  (docs/performance.md). */
+function serveReads(list, port) {
+  port.onmessage = ({ data: { first, end } }) => {
+    readBatch(list.slice(first, end)).then(
+      (r) => port.postMessage({ first, ...r }, [r.bytes.buffer]),
+      (err) => port.postMessage({ first, error: String(err?.message ?? err) }));
+  };
 }
 
 /** Asks the running census to stop; false if none runs. */
