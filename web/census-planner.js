@@ -8,8 +8,8 @@ import { serve } from './worker-protocol.js';
 const ready = init();
 
 const handlers = {
-  /** Plans the batches the census worker reads and sends on `port` ({first, bytes, sizes,
-   *  names} as readBatch gives them), in the order sent, answering each there with
+  /** Plans the batches the census worker sends on `port` ({first, bytes, sizes, names} as
+   *  the page's readBatch gives them), in the order sent, answering each there with
    *  {first, plans, bytes, ms: {plan, idle}} (plans and bytes transferred; `idle`: the
    *  time since it answered the batch before) or {first, error}. Never
    *  answers: the page ends the worker. */
