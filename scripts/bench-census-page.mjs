@@ -7,9 +7,9 @@
 //   node scripts/bench-census-page.mjs [--n=4800] [--planners=K] [--batch=FILES] [--runs=R]
 // `--planners=0` censuses in the census worker alone; without it, one planner per core past
 // the first. `--runs` drops the set R times on one page (each run a new census). First the
-// floor is timed (`--floor=0` skips it): the same Files read alone by the page with the census
-// worker's `readBatch`, 32 Files a batch and four batches at a time, with no census (reading
-// them in a worker instead cost the browser as much: docs/performance.md).
+// floor is timed (`--floor=0` skips it): the same Files read alone by the page with
+// `readBatch`, as it reads the census's batches, 32 Files a batch and four batches at a time,
+// with no census.
 // `--disk=DIR` drops Files backed by files on disk, as a person's folder is: the set is written
 // to DIR once, one file each, and every run (and the floor) gets new Files of them through a
 // file input, so each is read for the first time, as in a real drop.
@@ -18,7 +18,7 @@
 // (`mkdir DIR && for f in census-worker census-planner census-read; do git show
 // main:web/$f.js > DIR/$f.js; done`), on the same wasm and with as many planners. The page's
 // own web/census.js is loaded once, so DIR's workers must speak its protocol: those before
-// `22a69b0` (the Files in one message) do not.
+// `d62f7cc` (the page reads the batches) do not.
 import { start, openPage, ROOT } from '../tests/browser.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
