@@ -85,7 +85,8 @@ class Schedule {
   }
 }
 
-/** Batches read by the page (web/census.js `serveReads`) over `port`, in the order asked. */
+/** Batches the page reads (web/census.js `serveReads`) over `port`: each answer names its
+ *  batch by its first file, since the page's reads may end in any order. */
 class Reads {
   constructor(port, schedule, arrivals) {
     this.port = port;
