@@ -9,13 +9,12 @@ export async function readBatch(files) {
   const names = files.map((f) => f.name);
   const parts = await Promise.all(files.map((f) => f.file.arrayBuffer()));
   const sizes = Uint32Array.from(parts, (p) => p.byteLength);
-  const bytes = parts.length === 1 ? new Uint8Array(parts[0]) : new Uint8Array(sizes.reduce((n, s) => n + s, 0));
-  if (parts.length > 1) {
-    let at = 0;
-    for (const p of parts) {
-      bytes.set(new Uint8Array(p), at);
-      at += p.byteLength;
-    }
+  if (parts.length === 1) return { bytes: new Uint8Array(parts[0]), sizes, names };
+  const bytes = new Uint8Array(sizes.reduce((n, s) => n + s, 0));
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(new Uint8Array(p), at);
+    at += p.byteLength;
   }
   return { bytes, sizes, names };
 }

@@ -50,8 +50,11 @@ class Schedule {
 
   /** The sizes of the files read from `first` on. */
   read(first, sizes) {
-    sizes.forEach((b, k) => { this.size[first + k] = b; this.largest = Math.max(this.largest, b); });
-    this.aheadBytes += sizes.reduce((a, b) => a + b, 0);
+    sizes.forEach((b, k) => {
+      this.size[first + k] = b;
+      this.largest = Math.max(this.largest, b);
+      this.aheadBytes += b;
+    });
     this.unread -= sizes.length;
   }
 
@@ -77,7 +80,9 @@ class Schedule {
   /** The next batch: [first, end), as many files as BATCH_BYTES holds of the largest so far. */
   take() {
     const first = this.taken;
-    const fit = this.largest < 0 ? 1 : this.largest > 0 ? Math.floor(BATCH_BYTES / this.largest) : this.batchFiles;
+    // Before any file is read, one; files of no bytes, a whole batch.
+    let fit = 1;
+    if (this.largest >= 0) fit = Math.floor(BATCH_BYTES / Math.max(this.largest, 1));
     const end = Math.min(this.n, first + Math.max(1, Math.min(this.batchFiles, fit)));
     this.taken = end;
     this.unread += end - first;
