@@ -10,6 +10,7 @@ pub mod field;
 pub mod formats;
 pub mod fx;
 pub(crate) mod json;
+pub mod laid;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod memory;
 pub mod mesh;

@@ -5,6 +5,7 @@
 //! expanded into spans only for the window asked for, so the cost of a window does not
 //! depend on the file's size.
 
+use crate::laid::LayoutRef;
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 pub use crate::show::Kind;
@@ -47,11 +48,13 @@ impl Confidence {
 }
 
 /// What a recorded span holds: text the decoder made, or the kind of value its own bytes
-/// are (`bytes[start..start + len]` of the file), made into text only when asked for.
+/// are (`bytes[start..start + len]` of the file), made into text only when asked for; or, as
+/// a placeholder, a record laid out statically (`laid`), whose own fields are its parts.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Text(Short),
     Of(Kind),
+    Laid(LayoutRef),
 }
 
 impl Value {
@@ -59,7 +62,7 @@ impl Value {
     pub fn as_text(&self) -> Option<&str> {
         match self {
             Value::Text(t) => Some(t),
-            Value::Of(_) => None,
+            Value::Of(_) | Value::Laid(_) => None,
         }
     }
 }
@@ -107,6 +110,8 @@ impl Span {
         match &self.value {
             Value::Text(t) => t.clone(),
             Value::Of(k) => k.show(self.bytes(file)),
+            // Only the census's decode lays records out, and it shows no value.
+            Value::Laid(_) => Kind::Hex.show(self.bytes(file)),
         }
     }
 
@@ -389,6 +394,8 @@ pub struct Fields {
     /// The address of file byte 0, for a `Fields` made `over` a file; `None` for one made
     /// with `default`, whose values all keep their text.
     origin: Option<usize>,
+    /// Whether records laid out statically are recorded as one placeholder each (`laid`).
+    laying: bool,
 }
 
 impl Fields {
@@ -397,6 +404,30 @@ impl Fields {
     /// that keeps kinds.
     pub fn over(file: &[u8]) -> Fields {
         Fields { origin: Some(file.as_ptr() as usize), ..Default::default() }
+    }
+
+    /// `over`, recording each record laid out statically as one placeholder span
+    /// (`Value::Laid`) instead of its fields: what the census reads (`laid::expand_all` makes
+    /// the fields).
+    pub fn laying_over(file: &[u8]) -> Fields {
+        Fields { laying: true, ..Fields::over(file) }
+    }
+
+    /// Whether records laid out statically are recorded as placeholders (`laying_over`).
+    pub fn laying(&self) -> bool {
+        self.laying
+    }
+
+    /// Whether a record laid out statically, read through `r` (`len` bytes from its start),
+    /// is to be recorded as a placeholder: the fields lay out records, and its values would
+    /// keep their kinds.
+    pub fn lays_out(&self, r: &Reader, len: u64) -> bool {
+        self.laying && self.of_file(r, len)
+    }
+
+    /// Records the placeholder of a record laid out statically as `layout`.
+    pub fn add_laid(&mut self, start: u64, len: u64, path: impl Into<PathText>, layout: LayoutRef) {
+        self.add(start, len, path, "", Value::Laid(layout), Confidence::Proven, "");
     }
 
     /// Whether the `len` bytes just read through `r` are the file's, at the offsets the span

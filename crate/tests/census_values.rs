@@ -3,7 +3,9 @@
 //! counting every value by its text, as the census did before: here the same files are
 //! censused both ways, the old way from a decode whose every value was made text first, on
 //! builder MeshSets, builder `.ply` files and the real samples; the new way on one thread, on
-//! several, and handed over between planners as the page's workers do.
+//! several, and handed over between planners as the page's workers do. The old way also
+//! expands the records the census's decode lays out (`laid`) into a span a field, so the new
+//! way's walk of their parts is checked against the walk of their fields' shape.
 
 mod common;
 #[path = "common/sets.rs"]
@@ -20,12 +22,14 @@ fn report(c: &Census) -> String {
     serde_json::to_string(&c.report(1000)).expect("a report is JSON")
 }
 
-/// The old way: every value made text before the census sees it, so each is counted by text.
+/// The old way: every field a span of its own (records laid out expanded), its value made
+/// text before the census sees it, so each is counted by text.
 fn by_text(files: &Files) -> String {
     let mut c = Census::new();
     for (name, bytes) in files {
         let format = meshscope::formats::detect(name, bytes);
         let mut decode = meshscope::formats::decode_fields(format, name, bytes);
+        decode.fields.spans = meshscope::laid::expand_all(std::mem::take(&mut decode.fields.spans), bytes);
         for s in &mut decode.fields.spans {
             s.value = Value::Text(s.text(bytes));
         }
@@ -87,7 +91,16 @@ fn same_both_ways(what: &str, files: &Files) {
 
 #[test]
 fn builder_meshsets_report_as_counted_by_text() {
-    same_both_ways("builder MeshSets", &sets::meshsets(300));
+    let files = sets::meshsets(300);
+    let laid: usize = files
+        .iter()
+        .map(|(name, bytes)| {
+            let d = CensusFile::new(name, bytes.clone()).decode;
+            d.fields.spans.iter().filter(|s| matches!(s.value, Value::Laid(_))).count()
+        })
+        .sum();
+    assert!(laid >= 2 * files.len(), "every MeshSet's declarations are laid out: {laid} in {}", files.len());
+    same_both_ways("builder MeshSets", &files);
 }
 
 #[test]

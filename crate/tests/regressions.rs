@@ -11,6 +11,9 @@ use std::path::Path;
 /// (file, format, path of the first error or "" for none).
 const EXPECT: &[(&str, &str, &str)] = &[
     ("frostbite-inline-vertices-without-streams", "frostbite-meshset", "lod[0].section[0].vertex_count"),
+    // An error at a field inside a declaration, which the census's decode lays out.
+    ("frostbite-stream-stride-0-error-77d7447a", "frostbite-meshset", "lod[0].section[0].material_name_pointer"),
+    ("frostbite-stream-stride-0-error-ca7baeae", "frostbite-meshset", "lod[0].section[1].material_name_pointer"),
     ("open_any-bare-magic", "gem-ply", ""),
     ("open_any-census-sort-order-1bf93ff9.ply", "gem-ply", "SKIN[1].bone_names[150].text"),
     ("open_any-census-sort-order-687508af.ply", "gem-ply", "SKIN[1].bone_names[207].text"),
@@ -48,6 +51,14 @@ fn exercise(name: &str, bytes: &[u8]) -> (Format, String) {
             }
         }
         let _ = d.summary();
+    }
+    if doc.format == Format::FrostbiteMeshSet {
+        // The census's decode lays the declarations out: expanded, they are the fields, and an
+        // error placed at a field inside one is placed as the whole decode places it.
+        let full = meshscope::formats::decode(doc.format, name, bytes);
+        let lean = meshscope::formats::decode_fields(doc.format, name, bytes);
+        assert_eq!(lean.errors, full.errors, "{name}: the census's decode errs elsewhere");
+        assert!(meshscope::laid::expand_all(lean.fields.spans, bytes) == full.fields.spans, "{name}: fields differ");
     }
     // The census reads the file as whatever it is named for; each name is one decoder.
     let mut census = Census::new();

@@ -31,16 +31,21 @@ fn base() -> &'static [Built; 2] {
 }
 
 fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
-    // The census's decode leaves out the checks, and nothing else.
+    // The census's decode leaves out the checks and lays the declarations out, and nothing else.
     let (full, lean) =
         (decode_meshset("f.res", &res), meshscope::formats::decode_fields(Format::FrostbiteMeshSet, "f.res", &res));
-    assert!(lean.fields.spans == full.fields.spans && lean.errors == full.errors);
-    // Twice into one census: the second file meets the kinds and entries of the first.
-    let mut census = Census::new();
+    assert!(lean.errors == full.errors);
+    assert!(meshscope::laid::expand_all(lean.fields.spans.clone(), &res) == full.fields.spans);
+    // Twice into one census: the second file meets the kinds and entries of the first. Its
+    // walk of the laid-out declarations counts what the walk of their fields does.
+    let (mut census, mut laid) = (Census::new(), Census::new());
     for _ in 0..2 {
         census.add(&CensusFile::from_decode("f.res", Format::FrostbiteMeshSet, res.clone(), decode_meshset("f.res", &res)));
+        let lean = meshscope::formats::decode_fields(Format::FrostbiteMeshSet, "f.res", &res);
+        laid.add(&CensusFile::from_decode("f.res", Format::FrostbiteMeshSet, res.clone(), lean));
     }
-    let _ = census.report(50);
+    let report = |c: &Census| format!("{:?}", c.report(50));
+    assert!(report(&census) == report(&laid));
     // The checks `open` leaves for later are, made, the whole decode's.
     let first = || decode_first(Format::FrostbiteMeshSet, "f.res", &res).expect("a MeshSet's checks wait");
     let waiting = Document::from_first("f.res", Format::FrostbiteMeshSet, res.clone(), first());

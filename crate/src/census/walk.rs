@@ -7,8 +7,10 @@ use super::fold::{fold, join};
 use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
+use crate::laid::{self, Part, PartValue, IN_RECORD};
 use crate::shape::{ShapeNode, Texts};
 use crate::short::Short;
+use crate::show::Kind;
 use crate::span::{Confidence, Span, Value};
 use crate::words::same;
 
@@ -32,12 +34,24 @@ pub fn record_name(kind: &str) -> &str {
     }
 }
 
+/// Where a sub-record's children are.
+#[derive(Debug, Clone, Copy)]
+enum SubSrc {
+    /// A group node of the shape: its children there.
+    Node(u32),
+    /// A record laid out statically, the placeholder node `node` (`Value::Laid`): its parts.
+    Laid { node: u32 },
+    /// Group part `i` of the record laid out that is being walked.
+    Part(u32),
+}
+
 /// A sub-record waiting for its walk, and where the elements of the same array before and
 /// after it start.
 #[derive(Debug, Clone, Copy)]
 struct SubRecord {
-    /// Its node in the shape.
-    node: u32,
+    src: SubSrc,
+    start: u64,
+    end: u64,
     /// The planner's kind id.
     kind: u32,
     /// Whether its name is indexed (an element of an array of records).
@@ -130,6 +144,8 @@ pub struct Planner {
     /// A record's region children and its Unknown fields' extents (`scan`).
     regions: Vec<u32>,
     unknown: Vec<(u64, u64)>,
+    /// The parts of the record laid out being walked (`Kids::Parts`).
+    parts: Vec<Part>,
     scratch: String,
 }
 
@@ -144,13 +160,57 @@ struct ChildScan {
     tiled: u64,
 }
 
-/// One direct field to plan: the `n`th field of a record of kind `kind`.
+/// One direct field to plan: the `n`th field of a record of kind `kind`, at `[start, end)`.
 struct FieldAt<'a> {
     kind: usize,
     n: usize,
-    node: &'a ShapeNode,
-    span: &'a Span,
+    start: u64,
+    end: u64,
     name: &'a str,
+    field: FieldOf<'a>,
+}
+
+/// What planning a field reads of it.
+#[derive(Clone, Copy)]
+struct FieldOf<'a> {
+    ty: &'a str,
+    confidence: Confidence,
+    shown: Shown<'a>,
+}
+
+/// How a field's value goes into the plan: as text, or as its place. Nothing here owns
+/// memory, so that a child costs no drop.
+#[derive(Clone, Copy)]
+enum Shown<'a> {
+    Text(&'a str),
+    /// Its `len` bytes in the file from its start, shown as the kind of code `code`.
+    Bytes {
+        code: u8,
+        len: u32,
+    },
+    /// As the text of this span (`Span::text`).
+    Span(&'a Span),
+    /// As its bytes `[start, start + len)` shown as `kind`, a kind of no code.
+    Kind {
+        kind: Kind,
+        start: u64,
+        len: u64,
+    },
+}
+
+/// One child of a record as its walk sees it, a node of the shape or a part of a record
+/// laid out statically: a field, a sub-record, an array region, or a field and a sub-record.
+#[derive(Clone, Copy)]
+struct Child<'a> {
+    start: u64,
+    end: u64,
+    /// `ShapeNode::content_end`.
+    content_end: u64,
+    name: &'a str,
+    field: Option<FieldOf<'a>>,
+    sub: Option<SubSrc>,
+    /// The region node, for an array.
+    region: Option<u32>,
 }
 
 /// The parts of one file a walk reads.
@@ -161,17 +221,37 @@ struct WalkedFile<'d> {
     format: &'static str,
 }
 
-/// One record to walk: its kind, its path and children in the shape, its parent, where the
-/// next element of its array starts, and the extent its node has (`None` for the file).
+/// A record's children: nodes of the shape, or the parts of a record laid out at `base`
+/// that are in group `group`, among `parts[from..to]`.
+#[derive(Clone, Copy)]
+enum Kids<'a> {
+    Nodes(&'a [u32]),
+    Parts { parts: &'a [Part], from: usize, to: usize, group: u16, base: u64 },
+}
+
+/// One record to walk: its kind, its path, its children, its parent, where the next element
+/// of its array starts, and the extent its node has (`None` for the file).
 struct RecordToWalk<'a> {
     kind: u32,
-    path: &'a str,
-    children: &'a [u32],
-    /// The parent's index in `Plan::records` (`NO_PARENT` for the file) and its path's length.
+    /// Its path past its parent's, in pieces, and the length of its whole path.
+    own_path: [&'a str; 2],
+    path_len: usize,
+    kids: Kids<'a>,
+    /// The parent's index in `Plan::records` (`NO_PARENT` for the file).
     parent: u32,
-    parent_path: usize,
     next: Next,
     extent: Option<(u64, u64)>,
+}
+
+/// What `Planner::scan` keeps from child to child.
+struct Scanning {
+    scan: ChildScan,
+    /// Whether the children's run from the record's start has ended.
+    gap: bool,
+    /// Direct fields and named children (indexed ones, sub-records) so far.
+    fields: usize,
+    named: usize,
+    counts: Vec<ChildCount>,
 }
 
 impl Planner {
@@ -201,10 +281,10 @@ impl Planner {
         let root = self.kind(d.format, "", plan);
         let file = RecordToWalk {
             kind: root,
-            path: "",
-            children: &doc.shape.roots,
+            own_path: ["", ""],
+            path_len: 0,
+            kids: Kids::Nodes(&doc.shape.roots),
             parent: NO_PARENT,
-            parent_path: 0,
             next: Next::None,
             extent: None,
         };
@@ -270,11 +350,11 @@ impl Planner {
         let this = plan.records.len() as u32;
         // The path past the parent's: the census joins them again only for the places it
         // keeps.
-        plan.paths.push_str(at.path.get(at.parent_path..).unwrap_or(at.path));
+        at.own_path.iter().for_each(|p| plan.paths.push_str(p));
         let first_sub = self.sub_records.len();
         let scan = self.scan(d, plan, &at);
         let extent = self.extent(d, &at, &scan);
-        let holes = self.holes(d, plan, &at, extent, &scan);
+        let holes = self.holes(d, plan, first_sub, extent, &scan);
         let ends = Ends {
             path: plan.paths.len() as u32,
             fields: plan.fields.len() as u32,
@@ -285,7 +365,7 @@ impl Planner {
         };
         let Extent { lo, hi, reach } = extent;
         plan.records.push(PlanRecord { kind: at.kind, parent: at.parent, ends, lo, hi, reach });
-        self.sub_records(d, plan, first_sub, this, at.path.len());
+        self.sub_records(d, plan, first_sub, this, &at);
     }
 
     /// Where a record starts and ends, and how far a lone array element's uncovered bytes
@@ -330,59 +410,28 @@ impl Planner {
     /// bytes need of them.
     fn scan(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk) -> ChildScan {
         let (shape, kind) = (&d.file.shape, at.kind as usize);
-        let mut scan = ChildScan { tiled: at.extent.map_or(0, |e| e.0), ..ChildScan::default() };
-        let mut gap = false;
         // Indexed children are counted by folded name, in the order they first appear (one
         // slot look-up a child serves the count and the sub-record both).
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
+        let scan = ChildScan { tiled: at.extent.map_or(0, |e| e.0), ..ChildScan::default() };
+        let mut s = Scanning { scan, gap: false, fields: 0, named: 0, counts };
         self.regions.clear();
         self.unknown.clear();
-        let (mut n, mut named) = (0, 0);
-        for &k in at.children {
-            let c = shape.node(k);
-            let region = c.region().is_some();
-            scan.content_end = scan.content_end.max(Some(c.content_end));
-            if !region && !gap {
-                // Children come sorted by start: the first gap ends the run from the start.
-                gap = c.start > scan.tiled;
-                if !gap {
-                    scan.tiled = scan.tiled.max(c.end);
+        match at.kids {
+            Kids::Nodes(nodes) => nodes.iter().for_each(|&k| self.scan_child(d, plan, at, &mut s, node_child(d, k))),
+            Kids::Parts { parts, from, to, group, base } => {
+                for (i, p) in parts.iter().enumerate().take(to).skip(from).filter(|(_, p)| p.group == group) {
+                    let after = parts.get(i + 1..).unwrap_or(&[]);
+                    self.scan_child(d, plan, at, &mut s, part_child(p, i, after, base));
                 }
-            }
-            let name = d.texts.name(c);
-            if let Some(span) = d.texts.span(c) {
-                scan.fields_end = scan.fields_end.max(Some(c.end));
-                if span.confidence == Confidence::Unknown {
-                    self.unknown.push((c.start, c.end));
-                }
-                self.field(d, plan, FieldAt { kind, n, node: c, span, name });
-                n += 1;
-            }
-            let sub_record = is_sub_record(c);
-            if sub_record || name.ends_with(']') {
-                let ChildName { slot, indexed } = self.slot_at(at.kind, named, name, plan);
-                named += 1;
-                if indexed {
-                    match counts.iter_mut().find(|x| x.slot == slot) {
-                        Some(x) => x.count += 1,
-                        None => counts.push(ChildCount { slot, count: 1, at: c.start }),
-                    }
-                }
-                if sub_record {
-                    let sub_kind = self.sub_kind(d, plan, kind, slot);
-                    self.sub_records.push(SubRecord { node: k, kind: sub_kind, indexed, prev: None, after: None });
-                }
-            }
-            if region {
-                self.regions.push(k);
             }
         }
-        for c in &counts {
+        for c in &s.counts {
             let slot = self.kinds[kind].slots[c.slot].id;
             plan.nums.push(NumOp { slot, region: false, n: c.count, stride: 0, at: c.at });
         }
-        self.counts = counts;
+        self.counts = s.counts;
         let regions = std::mem::take(&mut self.regions);
         for c in regions.iter().map(|&k| shape.node(k)) {
             let Some(r) = c.region().and_then(|i| d.file.decode.fields.regions.get(i as usize)) else { continue };
@@ -391,18 +440,65 @@ impl Planner {
             plan.nums.push(NumOp { slot, region: true, n: r.count, stride: r.stride, at: r.start });
         }
         self.regions = regions;
-        scan
+        s.scan
+    }
+
+    /// `scan` of one child, in start order.
+    #[inline(always)]
+    fn scan_child(&mut self, d: &WalkedFile, plan: &mut Plan, at: &RecordToWalk, s: &mut Scanning, c: Child) {
+        let kind = at.kind as usize;
+        let scan = &mut s.scan;
+        scan.content_end = scan.content_end.max(Some(c.content_end));
+        if c.region.is_none() && !s.gap {
+            // Children come sorted by start: the first gap ends the run from the start.
+            s.gap = c.start > scan.tiled;
+            if !s.gap {
+                scan.tiled = scan.tiled.max(c.end);
+            }
+        }
+        let name = c.name;
+        if let Some(field) = c.field {
+            scan.fields_end = scan.fields_end.max(Some(c.end));
+            if field.confidence == Confidence::Unknown {
+                self.unknown.push((c.start, c.end));
+            }
+            self.field(d, plan, FieldAt { kind, n: s.fields, start: c.start, end: c.end, name, field });
+            s.fields += 1;
+        }
+        if c.sub.is_some() || name.ends_with(']') {
+            let ChildName { slot, indexed } = self.slot_at(at.kind, s.named, name, plan);
+            s.named += 1;
+            if indexed {
+                match s.counts.iter_mut().find(|x| x.slot == slot) {
+                    Some(x) => x.count += 1,
+                    None => s.counts.push(ChildCount { slot, count: 1, at: c.start }),
+                }
+            }
+            if let Some(src) = c.sub {
+                let sub_kind = self.sub_kind(d, plan, kind, slot);
+                let (start, end) = (c.start, c.end);
+                self.sub_records.push(SubRecord { src, start, end, kind: sub_kind, indexed, prev: None, after: None });
+            }
+        }
+        if let Some(k) = c.region {
+            self.regions.push(k);
+        }
     }
 
     /// Plans one direct field of a record: the `n`th of its kind's record.
+    #[inline(always)]
     fn field(&mut self, d: &WalkedFile, plan: &mut Plan, f: FieldAt) {
-        let FieldAt { kind, n, node: c, span, name } = f;
+        let FieldAt { kind, n, start, end, name, field } = f;
         let k = &mut self.kinds[kind];
         // A kind's fields come in the same order record after record: the field at this
         // place last time is checked first, by its name, before any hashing.
         let guess =
             k.seq.get(n).copied().filter(|&id| self.field_names.get(id as usize).is_some_and(|s| same(s, name)));
-        let id = match guess.or_else(|| k.names.get(name).copied()) {
+        let known = match guess {
+            Some(id) => Some(id),
+            None => k.names.get(name).copied(),
+        };
+        let id = match known {
             Some(id) => id,
             None => {
                 let id = self.field_names.len() as u32;
@@ -410,9 +506,9 @@ impl Planner {
                 k.names.insert(name.to_string(), id);
                 plan.new_names.push(NewName::Field(FieldDef {
                     name: name.to_string(),
-                    ty: span.ty.to_string(),
-                    width: c.end - c.start,
-                    confidence: span.confidence,
+                    ty: field.ty.to_string(),
+                    width: end - start,
+                    confidence: field.confidence,
                     indexed: name.ends_with(']'),
                 }));
                 id
@@ -422,18 +518,15 @@ impl Planner {
             Some(x) => *x = id,
             None => k.seq.push(id),
         }
-        let flags = is_flags(&span.ty);
-        // A value kept as its kind goes as its place, its bytes being the file's: where
-        // the node starts elsewhere (two spans of one path), as its text.
-        let len = u32::try_from(span.len).ok().filter(|_| span.start == c.start);
-        let code = match &span.value {
-            Value::Of(kind) => kind.code().zip(len),
-            Value::Text(_) => None,
-        };
-        match (&span.value, code) {
-            (Value::Text(t), _) => plan.push(id, t.as_str(), flags, c.start),
-            (_, Some((code, len))) => plan.push_bytes(id, code, len, flags, c.start),
-            _ => plan.push(id, &span.text(&d.file.bytes), flags, c.start),
+        let flags = is_flags(field.ty);
+        match field.shown {
+            Shown::Text(t) => plan.push(id, t, flags, start),
+            Shown::Bytes { code, len } => plan.push_bytes(id, code, len, flags, start),
+            Shown::Span(s) => plan.push(id, &s.text(&d.file.bytes), flags, start),
+            Shown::Kind { kind, start, len } => {
+                let own = laid::own_bytes(&d.file.bytes, start, len).unwrap_or(&[]);
+                plan.push(id, &kind.show(own), flags, start)
+            }
         }
     }
 
@@ -450,12 +543,13 @@ impl Planner {
     }
 
     /// Plans a record's unexplained bytes: the uncovered ones, those a lone element may own
-    /// (`PlanRecord::reach`), and those of Unknown fields; returns where each run ends.
+    /// (`PlanRecord::reach`), and those of Unknown fields; returns where each run ends. Its
+    /// sub-records are `sub_records[first_sub..]`.
     fn holes(
         &mut self,
         d: &WalkedFile,
         plan: &mut Plan,
-        at: &RecordToWalk,
+        first_sub: usize,
         extent: Extent,
         scan: &ChildScan,
     ) -> HoleEnds {
@@ -464,23 +558,22 @@ impl Planner {
         if hi <= lo {
             return HoleEnds { uncovered: h0, ext: h0, unknown: h0 };
         }
-        let shape = &d.file.shape;
         let end = hi.min(lo.saturating_add(MAX_RECORD_BYTES));
-        let sub_records = || at.children.iter().map(|&k| shape.node(k)).filter(|c| is_sub_record(c));
+        let (holes, subs) = (&mut self.holes, self.sub_records.get(first_sub..).unwrap_or(&[]));
+        let subtract_subs = |holes: &mut Vec<(u64, u64)>| subs.iter().for_each(|g| subtract(holes, (g.start, g.end)));
         // Most records are tiled by their fields and sub-records from their start (`scan`):
         // then no byte is unexplained and the spans need not be asked.
-        let holes = &mut self.holes;
         holes.clear();
         if scan.tiled < end {
             d.cover.holes_into(lo, end, holes);
-            sub_records().for_each(|c| subtract(holes, (c.start, c.end)));
+            subtract_subs(holes);
         }
         plan.holes.extend_from_slice(holes);
         let uncovered = plan.holes.len() as u32;
         if reach > hi {
             holes.clear();
             holes.push((hi, reach));
-            sub_records().for_each(|c| subtract(holes, (c.start, c.end)));
+            subtract_subs(holes);
             plan.holes.extend_from_slice(holes);
         }
         let ext = plan.holes.len() as u32;
@@ -488,34 +581,63 @@ impl Planner {
         HoleEnds { uncovered, ext, unknown: plan.holes.len() as u32 }
     }
 
-    /// Walks the sub-records a record listed from `first` on, each knowing where the next
-    /// element of its array starts.
-    fn sub_records(&mut self, d: &WalkedFile, plan: &mut Plan, first: usize, parent: u32, parent_path: usize) {
-        let (shape, texts) = (&d.file.shape, d.texts);
+    /// Walks the sub-records `record` listed from `first` on, each knowing where the next
+    /// element of its array starts; `this` is its index in the plan.
+    fn sub_records(&mut self, d: &WalkedFile, plan: &mut Plan, first: usize, this: u32, record: &RecordToWalk) {
         // Where the elements of the same array before and after each start: mostly the
         // neighbours, so the searches stop at once.
         let subs = first..self.sub_records.len();
         for k in subs.clone() {
-            let (kd, start) = (self.sub_records[k].kind, shape.node(self.sub_records[k].node).start);
+            let (kd, start) = (self.sub_records[k].kind, self.sub_records[k].start);
             if let Some(j) = (first..k).rev().find(|&j| self.sub_records[j].kind == kd) {
-                self.sub_records[k].prev = Some(shape.node(self.sub_records[j].node).start);
+                self.sub_records[k].prev = Some(self.sub_records[j].start);
                 self.sub_records[j].after = Some(start);
             }
         }
         for k in subs {
             let g = self.sub_records[k];
-            let c = shape.node(g.node);
-            let next = if g.indexed { self.next_element(g, c.start) } else { Next::None };
-            let sub = RecordToWalk {
+            let next = if g.indexed { self.next_element(g, g.start) } else { Next::None };
+            let sub = |own_path, path_len, kids| RecordToWalk {
                 kind: g.kind,
-                path: texts.path(c),
-                children: shape.children(c),
-                parent,
-                parent_path,
+                own_path,
+                path_len,
+                kids,
+                parent: this,
                 next,
-                extent: Some((c.start, c.end)),
+                extent: Some((g.start, g.end)),
             };
-            self.record(d, plan, sub);
+            let parent_len = record.path_len;
+            match g.src {
+                SubSrc::Node(node) => {
+                    let (c, path) = (d.file.shape.node(node), d.texts.path(d.file.shape.node(node)));
+                    let kids = Kids::Nodes(d.file.shape.children(c));
+                    self.record(d, plan, sub([from_parent(path, parent_len), ""], path.len(), kids));
+                }
+                SubSrc::Laid { node } => {
+                    let c = d.file.shape.node(node);
+                    let path = d.texts.path(c);
+                    // Its parts, in a list of the planner's (records laid out are not nested).
+                    let mut parts = std::mem::take(&mut self.parts);
+                    parts.clear();
+                    let layout = d.texts.span(c).and_then(|s| match s.value {
+                        Value::Laid(l) => laid::own_bytes(&d.file.bytes, s.start, s.len).map(|own| (l, own)),
+                        _ => None,
+                    });
+                    if let Some((l, own)) = layout {
+                        l.0.parts(own, &mut parts);
+                    }
+                    let kids = Kids::Parts { parts: &parts, from: 0, to: parts.len(), group: IN_RECORD, base: g.start };
+                    self.record(d, plan, sub([from_parent(path, parent_len), ""], path.len(), kids));
+                    self.parts = parts;
+                }
+                SubSrc::Part(i) => {
+                    let Kids::Parts { parts, base, .. } = record.kids else { continue };
+                    let Some(p) = parts.get(i as usize) else { continue };
+                    let (from, to) = (i as usize + 1, (i as usize + 1 + p.kids as usize).min(parts.len()));
+                    let kids = Kids::Parts { parts, from, to, group: i as u16, base };
+                    self.record(d, plan, sub([".", p.name], record.path_len + 1 + p.name.len(), kids));
+                }
+            }
         }
         self.sub_records.truncate(first);
     }
@@ -560,4 +682,73 @@ struct HoleEnds {
 /// A child node that is a record of its own: it has children and is no array.
 fn is_sub_record(c: &ShapeNode) -> bool {
     c.has_children() && c.region().is_none()
+}
+
+/// A record's path past its parent's, whose path is `parent_len` bytes long.
+fn from_parent(path: &str, parent_len: usize) -> &str {
+    path.get(parent_len..).unwrap_or(path)
+}
+
+/// A child node as its record's walk sees it. A placeholder of a record laid out statically
+/// is a sub-record, walked over its parts.
+#[inline(always)]
+fn node_child<'d>(d: &WalkedFile<'d>, k: u32) -> Child<'d> {
+    let c = d.file.shape.node(k);
+    let mut child = Child {
+        start: c.start,
+        end: c.end,
+        content_end: c.content_end,
+        name: d.texts.name(c),
+        field: None,
+        sub: is_sub_record(c).then_some(SubSrc::Node(k)),
+        region: c.region().map(|_| k),
+    };
+    match d.texts.span(c) {
+        Some(s) if matches!(s.value, Value::Laid(_)) => child.sub = Some(SubSrc::Laid { node: k }),
+        Some(s) => {
+            // A value kept as its kind goes as its place, its bytes being the file's: where
+            // the node starts elsewhere (two spans of one path), as its text.
+            let len = u32::try_from(s.len).ok().filter(|_| s.start == c.start);
+            let code = match &s.value {
+                Value::Of(kind) => kind.code().zip(len),
+                _ => None,
+            };
+            let shown = match (&s.value, code) {
+                (Value::Text(t), _) => Shown::Text(t.as_str()),
+                (_, Some((code, len))) => Shown::Bytes { code, len },
+                _ => Shown::Span(s),
+            };
+            child.field = Some(FieldOf { ty: &s.ty, confidence: s.confidence, shown });
+        }
+        None => {}
+    }
+    child
+}
+
+/// Part `p`, the `i`th of a record laid out at `base`, as its record's walk sees it; `after`
+/// are the parts after it.
+#[inline(always)]
+fn part_child<'d>(p: &Part, i: usize, after: &[Part], base: u64) -> Child<'d> {
+    let at = |q: &Part| base.saturating_add(q.start as u64);
+    let (start, end) = (at(p), at(p).saturating_add(p.len as u64));
+    let shown = match p.value {
+        PartValue::Group => None,
+        PartValue::Text(t) => Some(Shown::Text(t.as_str())),
+        PartValue::Of(kind) => Some(match kind.code() {
+            Some(code) => Shown::Bytes { code, len: p.len },
+            None => Shown::Kind { kind, start, len: p.len as u64 },
+        }),
+    };
+    // A group's content ends where its last part does.
+    let in_group = after.iter().take(p.kids as usize);
+    let content_end = in_group.map(|q| at(q).saturating_add(q.len as u64)).fold(end, u64::max);
+    Child {
+        start,
+        end,
+        content_end: if p.is_group() { content_end } else { end },
+        name: p.name,
+        field: shown.map(|shown| FieldOf { ty: p.ty, confidence: p.confidence, shown }),
+        sub: p.is_group().then_some(SubSrc::Part(i as u32)),
+        region: None,
+    }
 }

@@ -100,7 +100,7 @@ pub fn attach_to(parent: &Parent, li: usize, name: &str, bytes: &[u8]) -> Result
     }
     // A resource field that stops the chunk's decode (an index format, a declaration) is the
     // resource's error, at that field; the chunk keeps the errors in its own bytes.
-    let (theirs, own) = chunk::in_resource(std::mem::take(&mut d.errors), parent.spans);
+    let (theirs, own) = chunk::in_resource(std::mem::take(&mut d.errors), parent.spans, parent.bytes);
     d.errors = own;
     let lod = (li < parent.mesh.lods.len()).then_some(LodGeometry { index: li, lod });
     let changes = ParentChanges {

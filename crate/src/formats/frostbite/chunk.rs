@@ -237,15 +237,16 @@ fn resource_path(path: &str) -> &str {
     path.strip_prefix("trailing.").unwrap_or(path)
 }
 
-/// Gives each error that names a field of the resource that field's offset there, and
-/// splits them from the errors in the chunk's own bytes: (resource's, chunk's).
-pub fn in_resource(errors: Vec<Error>, resource: &[crate::span::Span]) -> (Vec<Error>, Vec<Error>) {
+/// Gives each error that names a field of the resource (spans `resource` over bytes `file`)
+/// that field's offset there, and splits them from the errors in the chunk's own bytes:
+/// (resource's, chunk's).
+pub fn in_resource(errors: Vec<Error>, resource: &[crate::span::Span], file: &[u8]) -> (Vec<Error>, Vec<Error>) {
     let mut res = Vec::new();
     let mut own = Vec::new();
     for mut e in errors {
-        match resource.iter().find(|s| s.path == e.path) {
-            Some(s) => {
-                e.offset = s.start;
+        match crate::laid::field_start(resource, &e.path, file) {
+            Some(start) => {
+                e.offset = start;
                 res.push(e);
             }
             None => own.push(e),

@@ -3,6 +3,7 @@
 use super::element_format;
 use crate::error::Result;
 use crate::field::{decimal, hex2, Digits};
+use crate::laid::{Layout, LayoutRef, Part, PartValue, IN_RECORD};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::show::Kind;
@@ -160,6 +161,11 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     // The declaration's bytes, for the runs of unused slots.
     let own = r.peek(SIZE).unwrap_or(&[]);
     f.record(path.clone(), start, SIZE as u64);
+    if let (Ok(whole), true) = (<&[u8; SIZE]>::try_from(own), f.lays_out(r, SIZE as u64)) {
+        f.add_laid(start, SIZE as u64, path.clone(), LayoutRef(&LAYOUT));
+        r.skip(SIZE)?;
+        return Ok(parse(whole));
+    }
     // The counts come after the slots; peek them so unused slots are not named.
     let counts: [u8; 2] =
         r.window(r.position() + COUNTS_AT, 2).ok().and_then(|mut w| w.array().ok()).unwrap_or([16, 16]);
@@ -167,7 +173,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     // Paths are joined by hand from a prefix per slot, and the value texts of a byte come
     // from `Texts`: a declaration is most of a MeshSet's fields.
     let t = texts();
-    let note = "Each element is four bytes in usage/format/offset/stream order.";
+    let note = ELEMENT_NOTE;
     let (elements, streams) = (path.join(".element["), path.join(".stream["));
     for (i, slot) in SLOTS.iter().enumerate() {
         let at = r.offset();
@@ -185,7 +191,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     }
     let whole = Own { bytes: own, start, path };
     let slots = Unused { name: ".unused_element_slots", from: 4 * count, to: 0x40, ty: "u8[4][]" };
-    unused(f, r, &whole, slots, "Element slots past the element count.");
+    unused(f, r, &whole, slots, UNUSED_ELEMENTS_NOTE);
     for (i, slot) in SLOTS.iter().enumerate() {
         let at = r.offset();
         let b: [u8; 2] = r.array().map_err(|e| e.at_path(&format!("{path}.stream[{i}]")))?;
@@ -193,15 +199,7 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
         if i < stream_count {
             let prefix = streams.join(slot);
             let field = |name: &str| prefix.join(name);
-            f.add(
-                at,
-                1,
-                field("stride"),
-                "u8",
-                t.decimal[b[0] as usize].clone(),
-                Confidence::Proven,
-                "First byte of each pair is stride throughout the MeshSet census.",
-            );
+            f.add(at, 1, field("stride"), "u8", t.decimal[b[0] as usize].clone(), Confidence::Proven, STRIDE_NOTE);
             f.add(
                 at + 1,
                 1,
@@ -209,12 +207,12 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
                 "u8",
                 t.decimal[b[1] as usize].clone(),
                 Confidence::Unknown,
-                "Second byte's meaning is not established here.",
+                STREAM_BYTE_NOTE,
             );
         }
     }
     let slots = Unused { name: ".unused_stream_slots", from: 0x40 + 2 * stream_count, to: 0x60, ty: "u8[2][]" };
-    unused(f, r, &whole, slots, "Stream descriptors past the stream count.");
+    unused(f, r, &whole, slots, UNUSED_STREAMS_NOTE);
     d.element_count = f.read(r, path.join(".element_count"), Confidence::Proven, "")?;
     d.stream_count = f.read(r, path.join(".stream_count"), Confidence::Proven, "")?;
     d.unknown = r.array().map_err(|e| e.at_path(&format!("{path}.unknown")))?;
@@ -222,6 +220,157 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     f.add(r.offset() - 2, 2, path.join(".unknown"), "u8[2]", value, Confidence::Unknown, "");
     debug_assert_eq!(r.offset() - start, SIZE as u64);
     Ok(d)
+}
+
+const ELEMENT_NOTE: &str = "Each element is four bytes in usage/format/offset/stream order.";
+const STRIDE_NOTE: &str = "First byte of each pair is stride throughout the MeshSet census.";
+const STREAM_BYTE_NOTE: &str = "Second byte's meaning is not established here.";
+const UNUSED_ELEMENTS_NOTE: &str = "Element slots past the element count.";
+const UNUSED_STREAMS_NOTE: &str = "Stream descriptors past the stream count.";
+
+/// A declaration from its 100 bytes.
+fn parse(b: &[u8; SIZE]) -> Declaration {
+    let mut d = Declaration { element_count: b[COUNTS_AT], stream_count: b[COUNTS_AT + 1], ..Default::default() };
+    for (i, e) in d.elements.iter_mut().enumerate() {
+        *e = Element { usage: b[4 * i], format: b[4 * i + 1], offset: b[4 * i + 2], stream: b[4 * i + 3] };
+    }
+    for (i, s) in d.streams.iter_mut().enumerate() {
+        *s = [b[0x40 + 2 * i], b[0x41 + 2 * i]];
+    }
+    d.unknown = [b[0x62], b[0x63]];
+    d
+}
+
+/// A declaration laid out statically (`laid`): the census's decode records it as one
+/// placeholder, and these parts are the fields `read` records otherwise, in its order.
+pub struct DeclarationLayout;
+
+pub static LAYOUT: DeclarationLayout = DeclarationLayout;
+
+/// Group names, one a slot.
+const ELEMENTS: [&str; 16] = [
+    "element[0]",
+    "element[1]",
+    "element[2]",
+    "element[3]",
+    "element[4]",
+    "element[5]",
+    "element[6]",
+    "element[7]",
+    "element[8]",
+    "element[9]",
+    "element[10]",
+    "element[11]",
+    "element[12]",
+    "element[13]",
+    "element[14]",
+    "element[15]",
+];
+const STREAMS: [&str; 16] = [
+    "stream[0]",
+    "stream[1]",
+    "stream[2]",
+    "stream[3]",
+    "stream[4]",
+    "stream[5]",
+    "stream[6]",
+    "stream[7]",
+    "stream[8]",
+    "stream[9]",
+    "stream[10]",
+    "stream[11]",
+    "stream[12]",
+    "stream[13]",
+    "stream[14]",
+    "stream[15]",
+];
+
+/// A part that is a field of a declaration.
+struct PartOf {
+    name: &'static str,
+    group: u16,
+    start: usize,
+    len: usize,
+    ty: &'static str,
+    confidence: Confidence,
+    value: PartValue,
+    note: &'static str,
+}
+
+fn part(p: PartOf) -> Part {
+    let PartOf { name, group, start, len, ty, confidence, value, note } = p;
+    Part { name, group, kids: 0, start: start as u32, len: len as u32, ty, confidence, value, note }
+}
+
+/// A group of `kids` parts at `start`.
+fn group(name: &'static str, start: usize, len: usize, kids: u16) -> Part {
+    let (ty, value) = ("", PartValue::Group);
+    Part {
+        name,
+        group: IN_RECORD,
+        kids,
+        start: start as u32,
+        len: len as u32,
+        ty,
+        confidence: Confidence::Proven,
+        value,
+        note: "",
+    }
+}
+
+impl Layout for DeclarationLayout {
+    fn parts(&self, own: &[u8], out: &mut Vec<Part>) {
+        out.clear();
+        let Ok(b) = <&[u8; SIZE]>::try_from(own) else { return };
+        let t = texts();
+        let (count, stream_count) = ((b[COUNTS_AT] as usize).min(16), (b[COUNTS_AT + 1] as usize).min(16));
+        let text = |s: &'static Short| PartValue::Text(s);
+        for (i, name) in ELEMENTS.iter().enumerate().take(count) {
+            let (g, at) = (out.len() as u16, 4 * i);
+            out.push(group(name, at, 4, 4));
+            let (usage, uconf) = &t.usage[b[at] as usize];
+            let field = |name, k: usize, confidence, value| {
+                part(PartOf { name, group: g, start: at + k, len: 1, ty: "u8", confidence, value, note: ELEMENT_NOTE })
+            };
+            out.push(field("usage", 0, *uconf, text(usage)));
+            out.push(field("format", 1, Confidence::Proven, text(&t.format[b[at + 1] as usize])));
+            out.push(field("offset", 2, Confidence::Proven, text(&t.decimal[b[at + 2] as usize])));
+            out.push(field("stream", 3, Confidence::Proven, text(&t.decimal[b[at + 3] as usize])));
+        }
+        let unused = |name, start: usize, end: usize, ty, note| {
+            let value = PartValue::Of(Kind::Hex);
+            let p = PartOf {
+                name,
+                group: IN_RECORD,
+                start,
+                len: end - start,
+                ty,
+                confidence: Confidence::Inferred,
+                value,
+                note,
+            };
+            (start < end).then(|| part(p))
+        };
+        out.extend(unused("unused_element_slots", 4 * count, 0x40, "u8[4][]", UNUSED_ELEMENTS_NOTE));
+        for (i, name) in STREAMS.iter().enumerate().take(stream_count) {
+            let (g, at) = (out.len() as u16, 0x40 + 2 * i);
+            out.push(group(name, at, 2, 2));
+            let field = |name, k: usize, confidence, note| {
+                let value = text(&t.decimal[b[at + k] as usize]);
+                part(PartOf { name, group: g, start: at + k, len: 1, ty: "u8", confidence, value, note })
+            };
+            out.push(field("stride", 0, Confidence::Proven, STRIDE_NOTE));
+            out.push(field("unknown", 1, Confidence::Unknown, STREAM_BYTE_NOTE));
+        }
+        out.extend(unused("unused_stream_slots", 0x40 + 2 * stream_count, COUNTS_AT, "u8[2][]", UNUSED_STREAMS_NOTE));
+        let own = |name, start, len, ty, confidence, kind| {
+            let value = PartValue::Of(kind);
+            part(PartOf { name, group: IN_RECORD, start, len, ty, confidence, value, note: "" })
+        };
+        out.push(own("element_count", COUNTS_AT, 1, "u8", Confidence::Proven, Kind::Unsigned));
+        out.push(own("stream_count", COUNTS_AT + 1, 1, "u8", Confidence::Proven, Kind::Unsigned));
+        out.push(own("unknown", COUNTS_AT + 2, 2, "u8[2]", Confidence::Unknown, Kind::Hex));
+    }
 }
 
 /// A declaration being read: its 100 bytes, where they start in the file, its path.
@@ -278,6 +427,47 @@ mod tests {
         r.seek(8).unwrap();
         assert_eq!(read(&mut f, &mut r, &"decl".into()).unwrap(), *d);
         (f, bytes)
+    }
+
+    #[test]
+    fn laid_out_it_expands_to_the_fields_read_records() {
+        // Every pair of counts to past sixteen, over bytes that differ from slot to slot.
+        for (e, s) in (0..=18u8).flat_map(|e| (0..=18u8).map(move |s| (e, s))) {
+            let mut own = [0u8; SIZE];
+            own.iter_mut().enumerate().for_each(|(i, b)| *b = (i as u8).wrapping_mul(37) ^ e ^ (s << 3));
+            (own[COUNTS_AT], own[COUNTS_AT + 1]) = (e, s);
+            let mut bytes = vec![0x55u8; 8];
+            bytes.extend_from_slice(&own);
+            let read_with = |mut f: Fields| {
+                let mut r = Reader::new(&bytes);
+                r.seek(8).unwrap();
+                let d = read(&mut f, &mut r, &"lod[0].section[1].draw_declaration".into()).unwrap();
+                assert_eq!(r.offset(), 8 + SIZE as u64, "{e} {s}");
+                (f, d)
+            };
+            let (fields, d) = read_with(Fields::over(&bytes));
+            let (laid, d2) = read_with(Fields::laying_over(&bytes));
+            assert_eq!(d2, d, "{e} {s}");
+            assert_eq!(laid.spans.len(), 1, "one placeholder");
+            assert_eq!((laid.spans[0].start, laid.spans[0].len), (8, SIZE as u64));
+            assert_eq!(laid.records, fields.records);
+            assert_eq!(crate::laid::expand_all(laid.spans, &bytes), fields.spans, "{e} {s}");
+        }
+    }
+
+    #[test]
+    fn a_declaration_the_file_cuts_short_is_read_field_by_field() {
+        let bytes = [1u8; 8 + SIZE - 1];
+        let mut f = Fields::laying_over(&bytes);
+        let mut r = Reader::new(&bytes);
+        r.seek(8).unwrap();
+        assert!(read(&mut f, &mut r, &"decl".into()).is_err());
+        assert!(!f.spans.is_empty() && f.spans.iter().all(|s| !matches!(s.value, crate::span::Value::Laid(_))));
+        // Over bytes that are not the file's, values keep their text: nothing is laid out.
+        let copy = [1u8; 8 + SIZE];
+        let mut f = Fields::laying_over(&bytes);
+        assert!(read(&mut f, &mut Reader::new(&copy), &"decl".into()).is_ok());
+        assert_eq!(f.spans.len(), span_count([1, 1]));
     }
 
     #[test]

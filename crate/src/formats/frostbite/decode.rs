@@ -205,9 +205,10 @@ pub fn decode(bytes: &[u8]) -> Decode {
 
 /// `decode`, with `checks` false leaving out what only a person reads: the checks of stored
 /// against recomputed values, the summary's facts, the stored bounds on the mesh and the
-/// mesh's sections of LODs whose geometry is in a chunk. Fields,
-/// regions and errors are the same (the census, which reads only those, decodes this way;
-/// the fuzz target compares the two).
+/// mesh's sections of LODs whose geometry is in a chunk, and recording each vertex
+/// declaration as one placeholder (`laid`). Fields (their placeholders expanded), regions and
+/// errors are the same (the census, which reads only those, decodes this way; the fuzz
+/// target compares the two).
 pub fn decode_with(bytes: &[u8], checks: bool) -> Decode {
     decode_meta(bytes, checks, None)
 }
@@ -280,7 +281,9 @@ pub fn decode_first(bytes: &[u8]) -> Decode {
 
 /// `decode_meta` less the checks made from the details alone.
 fn first(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
-    let mut d = Decode { fields: Fields::over(bytes), ..Default::default() };
+    // What only the census reads lays its declarations out (`laid`): they are most fields.
+    let fields = if checks { Fields::over(bytes) } else { Fields::laying_over(bytes) };
+    let mut d = Decode { fields, ..Default::default() };
     // The header's fields and record; `records` reserves for the LOD and section records.
     d.fields.spans.reserve(32);
     d.fields.records.reserve(1);
@@ -400,7 +403,7 @@ fn inline(d: &mut Decode, m: &mut MeshSetDetails, file: &Reader, checks: bool) {
     }
     // Inline geometry stopped by a resource field: the error goes to that field's offset.
     let inline_errors = d.errors.split_off(errors_before.min(d.errors.len()));
-    let (theirs, own) = chunk::in_resource(inline_errors, &d.fields.spans);
+    let (theirs, own) = chunk::in_resource(inline_errors, &d.fields.spans, file.data());
     d.errors.extend(theirs.into_iter().chain(own));
 }
 
@@ -444,7 +447,7 @@ pub(super) fn check_room(m: &MeshSetDetails) -> usize {
 /// from the counts the file stores: the LOD records' section counts and each section's
 /// declaration counts, for the sections that are there (`RecordReader::sections` reads no
 /// more). An estimate only: a count it cannot read counts nothing.
-fn estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs) -> Estimate {
+fn estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs, laying: bool) -> Estimate {
     let byte_at = |at: usize| file.window(at, 1).ok().and_then(|mut r| r.u8().ok());
     let mut e = Estimate { spans: SPANS_AFTER + h.bone_bounds_count().min(file.len() / 32), ..Default::default() };
     for p in &hp.lods {
@@ -461,7 +464,8 @@ fn estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs) -> Estimate {
             for d in section::DECLARATIONS_AT {
                 let at = sat + k * section::SIZE + d + declaration::COUNTS_AT;
                 let counts = [byte_at(at).unwrap_or(16), byte_at(at + 1).unwrap_or(16)];
-                e.spans += declaration::span_count(counts);
+                // Laid out, a declaration is one placeholder (`laid`).
+                e.spans += if laying { 1 } else { declaration::span_count(counts) };
             }
         }
     }
@@ -479,7 +483,7 @@ fn records(
 ) -> Result<()> {
     let f = &mut d.fields;
     let (h, hp) = header::read(f, file)?;
-    let e = estimate(file, &h, &hp);
+    let e = estimate(file, &h, &hp, f.laying());
     f.spans.reserve(e.spans);
     f.records.reserve(e.records());
     ptrs.all.reserve(e.pointers());
@@ -749,7 +753,7 @@ mod tests {
             let mut scratch = Fields::default();
             let (h, hp) = header::read(&mut scratch, &Reader::new(&file)).unwrap();
             let after_header = d.fields.spans.len() - scratch.spans.len();
-            let e = estimate(&Reader::new(&file), &h, &hp);
+            let e = estimate(&Reader::new(&file), &h, &hp, false);
             let estimate = e.spans;
             // The other lists are sized once too.
             assert_eq!(e.records(), d.fields.records.len(), "{}", b.name);
