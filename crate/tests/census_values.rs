@@ -103,6 +103,30 @@ fn builder_meshsets_report_as_counted_by_text() {
     same_both_ways("builder MeshSets", &files);
 }
 
+/// The file decoded as the census decodes it, but with its records laid out expanded into
+/// a span a field.
+fn expanded(name: &str, bytes: &[u8]) -> CensusFile {
+    let format = meshscope::formats::detect(name, bytes);
+    let mut decode = meshscope::formats::decode_fields(format, name, bytes);
+    decode.fields.spans = meshscope::laid::expand_all(std::mem::take(&mut decode.fields.spans), bytes);
+    CensusFile::from_decode(name, format, bytes.to_vec(), decode)
+}
+
+#[test]
+fn laid_out_records_plan_as_their_fields_do() {
+    // Files whose declarations repeat, byte for byte, from file to file and within a file:
+    // a planner walks each distinct one once and replays its plan after.
+    let files = sets::meshsets(120);
+    let (mut laid, mut fields) = (Planner::new(), Planner::new());
+    let (mut a, mut b) = (Plan::default(), Plan::default());
+    for (name, bytes) in &files {
+        laid.plan(&CensusFile::new(name, bytes.clone()), &mut a);
+        fields.plan(&expanded(name, bytes), &mut b);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
+        assert!(a.records.len() > 20 && !a.strides.is_empty(), "{name}: {} records", a.records.len());
+    }
+}
+
 #[test]
 fn builder_plys_report_as_counted_by_text() {
     same_both_ways("builder .ply files", &sets::plys(24));

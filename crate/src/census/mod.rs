@@ -19,6 +19,7 @@ pub mod handover;
 pub mod parallel;
 pub mod plan;
 pub mod relations;
+mod replay;
 pub mod report;
 pub mod walk;
 

@@ -5,6 +5,7 @@ use super::accumulate::is_flags;
 use super::cover::{subtract, Cover};
 use super::fold::{fold, join};
 use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::replay::{self, Marks, Replays};
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
 use crate::laid::{self, Part, PartValue, IN_RECORD};
@@ -146,6 +147,11 @@ pub struct Planner {
     unknown: Vec<(u64, u64)>,
     /// The parts of the record laid out being walked (`Kids::Parts`).
     parts: Vec<Part>,
+    /// Plans of records laid out, by their kind and bytes, and the strides this file's walks
+    /// set (kind, stride), which a replay sets again.
+    replays: Replays,
+    stride_log: Vec<(u32, u64)>,
+    stride_scratch: Vec<(u32, u64)>,
     scratch: String,
 }
 
@@ -271,6 +277,7 @@ impl Planner {
             return;
         }
         self.file = self.file.wrapping_add(1);
+        self.stride_log.clear();
         let f = &doc.decode.fields;
         let d = WalkedFile {
             file: doc,
@@ -613,23 +620,7 @@ impl Planner {
                     let kids = Kids::Nodes(d.file.shape.children(c));
                     self.record(d, plan, sub([from_parent(path, parent_len), ""], path.len(), kids));
                 }
-                SubSrc::Laid { node } => {
-                    let c = d.file.shape.node(node);
-                    let path = d.texts.path(c);
-                    // Its parts, in a list of the planner's (records laid out are not nested).
-                    let mut parts = std::mem::take(&mut self.parts);
-                    parts.clear();
-                    let layout = d.texts.span(c).and_then(|s| match s.value {
-                        Value::Laid(l) => laid::own_bytes(&d.file.bytes, s.start, s.len).map(|own| (l, own)),
-                        _ => None,
-                    });
-                    if let Some((l, own)) = layout {
-                        l.0.parts(own, &mut parts);
-                    }
-                    let kids = Kids::Parts { parts: &parts, from: 0, to: parts.len(), group: IN_RECORD, base: g.start };
-                    self.record(d, plan, sub([from_parent(path, parent_len), ""], path.len(), kids));
-                    self.parts = parts;
-                }
+                SubSrc::Laid { node } => self.laid_record(d, plan, g, node, Up { parent: this, parent_len, next }),
                 SubSrc::Part(i) => {
                     let Kids::Parts { parts, base, .. } = record.kids else { continue };
                     let Some(p) = parts.get(i as usize) else { continue };
@@ -642,6 +633,66 @@ impl Planner {
         self.sub_records.truncate(first);
     }
 
+    /// Walks sub-record `g`, a record laid out statically (placeholder node `node`): from the
+    /// plan kept for its kind and bytes, else over its parts, keeping that plan.
+    fn laid_record(&mut self, d: &WalkedFile, plan: &mut Plan, g: SubRecord, node: u32, up: Up) {
+        let c = d.file.shape.node(node);
+        let layout = d.texts.span(c).and_then(|s| match s.value {
+            Value::Laid(l) => laid::own_bytes(&d.file.bytes, s.start, s.len).map(|own| (l, own)),
+            _ => None,
+        });
+        let own = layout.map_or(&[][..], |(_, own)| own);
+        let keep = (1..=replay::MAX_BYTES).contains(&own.len());
+        if keep && self.replayed(plan, g.kind, own, up.parent, g.start) {
+            return;
+        }
+        // Its parts, in a list of the planner's (records laid out are not nested).
+        let mut parts = std::mem::take(&mut self.parts);
+        parts.clear();
+        if let Some((l, own)) = layout {
+            l.0.parts(own, &mut parts);
+        }
+        let marks = Marks::of(plan, self.stride_log.len());
+        let path = d.texts.path(c);
+        let at = RecordToWalk {
+            kind: g.kind,
+            own_path: [from_parent(path, up.parent_len), ""],
+            path_len: path.len(),
+            kids: Kids::Parts { parts: &parts, from: 0, to: parts.len(), group: IN_RECORD, base: g.start },
+            parent: up.parent,
+            next: up.next,
+            extent: Some((g.start, g.end)),
+        };
+        self.record(d, plan, at);
+        self.parts = parts;
+        if keep {
+            self.replays.keep(plan, marks, g.start, &self.stride_log);
+        }
+    }
+
+    /// Array elements of kind `kind` are `stride` bytes apart in this file.
+    fn set_stride(&mut self, kind: u32, stride: u64) {
+        let (file, pk) = (self.file, &mut self.kinds[kind as usize]);
+        if pk.stride.file != file {
+            self.strided.push(kind);
+        }
+        pk.stride = StrideSeen { file, stride };
+        self.stride_log.push((kind, stride));
+    }
+
+    /// Plans a record laid out statically, of kind `kind`, starting at `start` with bytes
+    /// `own`, from the plan kept for the same kind and bytes, if there is one.
+    fn replayed(&mut self, plan: &mut Plan, kind: u32, own: &[u8], parent: u32, start: u64) -> bool {
+        let Some(kept) = self.replays.find(kind, own) else { return false };
+        kept.replay(plan, parent, start);
+        let mut strides = std::mem::take(&mut self.stride_scratch);
+        strides.clear();
+        strides.extend_from_slice(&kept.strides);
+        strides.iter().for_each(|&(k, s)| self.set_stride(k, s));
+        self.stride_scratch = strides;
+        true
+    }
+
     /// Where the element after array element `g` (starting at `start`) starts: the next one
     /// if there is one; for the last, the stride of the one before it; for a lone one, the
     /// stride last seen for its kind, in this file if it had one, else the census's.
@@ -651,10 +702,7 @@ impl Planner {
         let here = (pk.stride.file == file).then_some(pk.stride.stride);
         let stride = g.prev.map(|b| start.saturating_sub(b)).or(here);
         if let Some(a) = g.after {
-            if pk.stride.file != file {
-                self.strided.push(g.kind);
-            }
-            pk.stride = StrideSeen { file, stride: a.saturating_sub(start) };
+            self.set_stride(g.kind, a.saturating_sub(start));
         }
         match (g.after, stride) {
             (Some(a), _) => Next::At(a),
@@ -662,6 +710,14 @@ impl Planner {
             (None, None) => Next::Borrowed,
         }
     }
+}
+
+/// A sub-record's parent: its index in the plan and its path's length; and where the next
+/// element of the sub-record's array starts.
+struct Up {
+    parent: u32,
+    parent_len: usize,
+    next: Next,
 }
 
 /// Where a record starts and ends (`PlanRecord::lo`, `hi`, `reach`).
