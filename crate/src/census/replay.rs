@@ -38,6 +38,15 @@ impl Marks {
     }
 }
 
+/// The walk of a record laid out: its kind, its bytes, where it starts, and how long the
+/// plan's lists were before it.
+pub(crate) struct Walked<'a> {
+    pub kind: u32,
+    pub own: &'a [u8],
+    pub start: u64,
+    pub since: Marks,
+}
+
 /// One record's plan as walked: the lists' parts it added, where it started, and the
 /// element strides it set (kind, stride).
 #[derive(Debug)]
@@ -64,17 +73,21 @@ pub(crate) struct Replays {
 impl Replays {
     /// The plan kept for a record of kind `kind` whose bytes are `own`.
     pub(crate) fn find(&mut self, kind: u32, own: &[u8]) -> Option<&Kept> {
-        self.key.clear();
-        self.key.extend_from_slice(&kind.to_le_bytes());
-        self.key.extend_from_slice(own);
+        self.set_key(kind, own);
         self.kept.get(self.key.as_slice())
     }
 
-    /// Keeps what the walk of the record `find` last missed added to `plan` since `since`
-    /// (it started at `start`; `strides` is the planner's stride log), when it can be
-    /// replayed: no record of it has bytes it does not explain or a reach, and only the
-    /// record itself reaches its end.
-    pub(crate) fn keep(&mut self, plan: &Plan, since: Marks, start: u64, strides: &[(u32, u64)]) {
+    fn set_key(&mut self, kind: u32, own: &[u8]) {
+        self.key.clear();
+        self.key.extend_from_slice(&kind.to_le_bytes());
+        self.key.extend_from_slice(own);
+    }
+
+    /// Keeps what the walk `w` added to `plan` (`strides` is the planner's stride log), when
+    /// it can be replayed: no record of it has bytes it does not explain or a reach, and only
+    /// the record itself reaches its end.
+    pub(crate) fn keep(&mut self, plan: &Plan, w: Walked, strides: &[(u32, u64)]) {
+        let Walked { kind, own, start, since } = w;
         let records = plan.records.get(since.records..).unwrap_or(&[]);
         let Some(end) = records.first().map(|r| r.hi) else { return };
         let mut prev_unknown = since.holes as u32;
@@ -87,6 +100,7 @@ impl Replays {
         if !explained || self.kept.len() >= KEPT {
             return;
         }
+        self.set_key(kind, own);
         let kept = Kept {
             start,
             marks: since,

@@ -5,7 +5,7 @@ use super::accumulate::is_flags;
 use super::cover::{subtract, Cover};
 use super::fold::{fold, join};
 use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
-use super::replay::{self, Marks, Replays};
+use super::replay::{self, Marks, Replays, Walked};
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
 use crate::laid::{self, Part, PartValue, IN_RECORD};
@@ -666,7 +666,8 @@ impl Planner {
         self.record(d, plan, at);
         self.parts = parts;
         if keep {
-            self.replays.keep(plan, marks, g.start, &self.stride_log);
+            let walked = Walked { kind: g.kind, own, start: g.start, since: marks };
+            self.replays.keep(plan, walked, &self.stride_log);
         }
     }
 
