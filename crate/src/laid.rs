@@ -13,6 +13,12 @@ pub trait Layout: Sync {
     /// Appends the parts of the record whose bytes are `own` (its whole extent) to `out`,
     /// in the order its decoder records its fields (by start), each group before its parts.
     fn parts(&self, own: &[u8], out: &mut Vec<Part>);
+
+    /// The bytes of the record no part covers, whatever its bytes hold, sorted (offsets from
+    /// its start). Most layouts tile their records.
+    fn gaps(&self) -> &[(u32, u32)] {
+        &[]
+    }
 }
 
 /// A layout, compared by address: two placeholders are equal when they name one layout.
@@ -52,10 +58,12 @@ pub struct Part {
     pub note: &'static str,
 }
 
-/// What a part holds: nothing of its own (a group), a text, or its bytes shown as a kind.
+/// What a part holds: nothing of its own (a group), a sub-record laid out by another layout
+/// (it has no group parts of its own), a text, or its bytes shown as a kind.
 #[derive(Debug, Clone, Copy)]
 pub enum PartValue {
     Group,
+    Laid(LayoutRef),
     Text(&'static Short),
     Of(Kind),
 }
@@ -65,13 +73,38 @@ impl Part {
         matches!(self.value, PartValue::Group)
     }
 
-    /// The field's value as a span records it; `None` for a group.
+    /// The field's value as a span records it; `None` for a group or a sub-record.
     pub fn value(&self) -> Option<Value> {
         match self.value {
-            PartValue::Group => None,
+            PartValue::Group | PartValue::Laid(_) => None,
             PartValue::Text(t) => Some(Value::Text(t.clone())),
             PartValue::Of(k) => Some(Value::Of(k)),
         }
+    }
+}
+
+/// Where the last part of a record `len` bytes long laid out as `layout` ends: where a
+/// trailing gap starts, else at its end.
+pub fn content_len(layout: LayoutRef, len: u64) -> u64 {
+    match layout.0.gaps().last() {
+        Some(&(s, e)) if e as u64 == len => s as u64,
+        _ => len,
+    }
+}
+
+/// The bytes a placeholder at `[start, end)` laid out as `layout` covers, appended to `out`:
+/// its extent less the layout's gaps.
+pub fn covered(layout: LayoutRef, start: u64, end: u64, out: &mut Vec<(u64, u64)>) {
+    let mut at = start;
+    for &(s, e) in layout.0.gaps() {
+        let (s, e) = (start.saturating_add(s as u64).min(end), start.saturating_add(e as u64).min(end));
+        if s > at {
+            out.push((at, s));
+        }
+        at = at.max(e);
+    }
+    if end > at {
+        out.push((at, end));
     }
 }
 
@@ -81,10 +114,19 @@ pub fn own_bytes(file: &[u8], start: u64, len: u64) -> Option<&[u8]> {
     file.get(s..s.checked_add(usize::try_from(len).ok()?)?)
 }
 
-/// The spans of the record laid out at `start` under `path`, with parts `parts`, appended to
-/// `out`: `path.group.name` for a field in a group, `path.name` for one directly in it.
-pub fn expand(path: &PathText, start: u64, parts: &[Part], out: &mut Vec<Span>) {
+/// The spans of the record laid out at `start` under `path`, with parts `parts` made of its
+/// bytes `own`, appended to `out`: `path.group.name` for a field in a group, `path.name` for
+/// one directly in it, and a sub-record's under `path.name`.
+pub fn expand(path: &PathText, start: u64, own: &[u8], parts: &[Part], out: &mut Vec<Span>) {
     for p in parts {
+        if let PartValue::Laid(l) = p.value {
+            let sub = PathText::concat(&[path.as_str(), ".", p.name]);
+            let Some(sub_own) = own_bytes(own, p.start as u64, p.len as u64) else { continue };
+            let mut sub_parts = Vec::new();
+            l.0.parts(sub_own, &mut sub_parts);
+            expand(&sub, start + p.start as u64, sub_own, &sub_parts, out);
+            continue;
+        }
         let Some(value) = p.value() else { continue };
         let group = parts.get(p.group as usize).map(|g| g.name);
         let path = match group {
@@ -121,7 +163,7 @@ pub fn expand_all(spans: Vec<Span>, file: &[u8]) -> Vec<Span> {
             Some((l, own)) => {
                 parts.clear();
                 l.0.parts(own, &mut parts);
-                expand(&s.path, s.start, &parts, &mut out);
+                expand(&s.path, s.start, own, &parts, &mut out);
             }
             None => out.push(s),
         }
@@ -139,9 +181,10 @@ pub fn field_start(spans: &[Span], path: &str, file: &[u8]) -> Option<u64> {
     let (mut parts, mut fields) = (Vec::new(), Vec::new());
     spans.iter().filter(|s| inside(s)).find_map(|s| {
         let Value::Laid(l) = s.value else { return None };
-        l.0.parts(own_bytes(file, s.start, s.len)?, &mut parts);
+        let own = own_bytes(file, s.start, s.len)?;
+        l.0.parts(own, &mut parts);
         fields.clear();
-        expand(&s.path, s.start, &parts, &mut fields);
+        expand(&s.path, s.start, own, &parts, &mut fields);
         fields.iter().find(|f| f.path == path).map(|f| f.start)
     })
 }
@@ -200,5 +243,56 @@ mod tests {
         assert_eq!((at("before"), at("rec.b"), at("rec.pair.a")), (Some(0), Some(2), Some(1)));
         assert_eq!((at("rec.c"), at("re"), at("rec")), (None, None, Some(1)));
         assert_eq!(own_bytes(&file, u64::MAX, 2), None);
+    }
+
+    /// A toy record of five bytes: a byte `c`, a gap, a `Toy` record `inner`, and a gap.
+    struct Outer;
+    static OUTER: Outer = Outer;
+
+    impl Layout for Outer {
+        fn parts(&self, _own: &[u8], out: &mut Vec<Part>) {
+            out.clear();
+            let part = |name, start, len, value| Part {
+                name,
+                group: IN_RECORD,
+                kids: 0,
+                start,
+                len,
+                ty: "u8",
+                confidence: Confidence::Proven,
+                value,
+                note: "",
+            };
+            out.push(part("c", 0, 1, PartValue::Of(Kind::Unsigned)));
+            out.push(part("inner", 2, 2, PartValue::Laid(LayoutRef(&TOY))));
+        }
+
+        fn gaps(&self) -> &[(u32, u32)] {
+            &[(1, 2), (4, 5)]
+        }
+    }
+
+    #[test]
+    fn records_laid_out_in_records_expand_under_their_part() {
+        let file = [5u8, 0, 7, 9, 0, 1];
+        let mut f = Fields::default();
+        f.add_laid(0, 5, "out", LayoutRef(&OUTER));
+        f.add(5, 1, "after", "u8", "1", Confidence::Observed, "");
+        let placeholders = f.spans.clone();
+        let spans = expand_all(f.spans, &file);
+        let paths: Vec<&str> = spans.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(paths, ["out.c", "out.inner.pair.a", "out.inner.b", "after"]);
+        assert_eq!(spans.iter().map(|s| s.start).collect::<Vec<_>>(), [0, 2, 3, 5]);
+        assert_eq!(spans[2].text(&file), "9");
+        let at = |p| field_start(&placeholders, p, &file);
+        assert_eq!((at("out.inner.b"), at("out.c"), at("out.inner.c")), (Some(3), Some(0), None));
+        // The gaps are not covered, and the content ends before the trailing one.
+        let mut covered_bytes = Vec::new();
+        covered(LayoutRef(&OUTER), 10, 15, &mut covered_bytes);
+        assert_eq!(covered_bytes, [(10, 11), (12, 14)]);
+        assert_eq!((content_len(LayoutRef(&OUTER), 5), content_len(LayoutRef(&TOY), 2)), (4, 2));
+        covered_bytes.clear();
+        covered(LayoutRef(&OUTER), 10, 13, &mut covered_bytes);
+        assert_eq!(covered_bytes, [(10, 11), (12, 13)], "a placeholder cut short covers no more than it has");
     }
 }

@@ -3,7 +3,7 @@
 //! regions they come from, so a shape copies no string: the census walks it as it is, and
 //! `tree::build` turns it into the page's `Node`s.
 
-use crate::span::{Record, Region, Span};
+use crate::span::{Record, Region, Span, Value};
 use crate::words::same;
 use hashbrown::hash_table::{Entry, HashTable};
 
@@ -298,6 +298,10 @@ impl Shape {
             let n = &mut nodes[i];
             if kids[i] == 0 || n.region().is_some() {
                 n.content_end = n.end;
+            }
+            // A placeholder's content ends where its record's last field does.
+            if let Some(Value::Laid(l)) = texts.span(n).map(|s| &s.value) {
+                n.content_end = n.start.saturating_add(crate::laid::content_len(*l, n.end.saturating_sub(n.start)));
             }
             let (start, end, content_end, parent) = (n.start, n.end, n.content_end, n.parent);
             if let Some(p) = (parent as usize).checked_sub(1).and_then(|p| nodes.get_mut(p)) {

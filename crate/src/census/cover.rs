@@ -1,11 +1,19 @@
 //! Which bytes of a file its spans and array regions cover, and so which no field explains.
 
-use crate::span::{Region, Span};
+use crate::laid;
+use crate::span::{Region, Span, Value};
 
 /// The bytes fixed spans cover, as merged, sorted, disjoint intervals. Made where the file is
 /// decoded (`CensusFile`): the counting thread then reads this short list, not every span again.
 pub fn merge_spans(spans: &[Span]) -> Vec<(u64, u64)> {
-    let mut all: Vec<(u64, u64)> = spans.iter().map(|s| (s.start, s.end())).collect();
+    let mut all: Vec<(u64, u64)> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match s.value {
+            // A placeholder covers its record less the bytes no field of it describes.
+            Value::Laid(l) => laid::covered(l, s.start, s.end(), &mut all),
+            _ => all.push((s.start, s.end())),
+        }
+    }
     // Decoders emit mostly in offset order: a run-adaptive sort, by start only (merging
     // takes the larger end whatever the order of equal starts).
     all.sort_by_key(|iv| iv.0);

@@ -8,7 +8,7 @@ use super::plan::{Ends, FieldDef, KindStride, NewName, NumOp, Plan, PlanRecord, 
 use super::replay::{self, Marks, Replays, Walked};
 use super::{key_into, CensusFile, FxMap};
 use crate::formats::Format;
-use crate::laid::{self, Part, PartValue, IN_RECORD};
+use crate::laid::{self, LayoutRef, Part, PartValue, IN_RECORD};
 use crate::shape::{ShapeNode, Texts};
 use crate::short::Short;
 use crate::show::Kind;
@@ -44,6 +44,8 @@ enum SubSrc {
     Laid { node: u32 },
     /// Group part `i` of the record laid out that is being walked.
     Part(u32),
+    /// Part `i` of the record laid out that is being walked, a record laid out of its own.
+    LaidPart(u32),
 }
 
 /// A sub-record waiting for its walk, and where the elements of the same array before and
@@ -145,8 +147,9 @@ pub struct Planner {
     /// A record's region children and its Unknown fields' extents (`scan`).
     regions: Vec<u32>,
     unknown: Vec<(u64, u64)>,
-    /// The parts of the record laid out being walked (`Kids::Parts`).
-    parts: Vec<Part>,
+    /// Lists for the parts of records laid out being walked (`Kids::Parts`), one a level of
+    /// nesting, kept for the next records.
+    parts: Vec<Vec<Part>>,
     /// Plans of records laid out, by their kind and bytes, and the strides this file's walks
     /// set (kind, stride), which a replay sets again.
     replays: Replays,
@@ -620,7 +623,25 @@ impl Planner {
                     let kids = Kids::Nodes(d.file.shape.children(c));
                     self.record(d, plan, sub([from_parent(path, parent_len), ""], path.len(), kids));
                 }
-                SubSrc::Laid { node } => self.laid_record(d, plan, g, node, Up { parent: this, parent_len, next }),
+                SubSrc::Laid { node } => {
+                    let c = d.file.shape.node(node);
+                    let path = d.texts.path(c);
+                    let layout = d.texts.span(c).and_then(|s| match s.value {
+                        Value::Laid(l) => laid::own_bytes(&d.file.bytes, s.start, s.len).map(|own| (l, own)),
+                        _ => None,
+                    });
+                    let at = LaidAt { layout, own_path: [from_parent(path, parent_len), ""], path_len: path.len() };
+                    self.laid_record(d, plan, g, at, Up { parent: this, next })
+                }
+                SubSrc::LaidPart(i) => {
+                    let Kids::Parts { parts, .. } = record.kids else { continue };
+                    let Some(p) = parts.get(i as usize) else { continue };
+                    let PartValue::Laid(l) = p.value else { continue };
+                    let own = laid::own_bytes(&d.file.bytes, g.start, g.end.saturating_sub(g.start));
+                    let path_len = record.path_len + 1 + p.name.len();
+                    let at = LaidAt { layout: own.map(|own| (l, own)), own_path: [".", p.name], path_len };
+                    self.laid_record(d, plan, g, at, Up { parent: this, next })
+                }
                 SubSrc::Part(i) => {
                     let Kids::Parts { parts, base, .. } = record.kids else { continue };
                     let Some(p) = parts.get(i as usize) else { continue };
@@ -633,38 +654,33 @@ impl Planner {
         self.sub_records.truncate(first);
     }
 
-    /// Walks sub-record `g`, a record laid out statically (placeholder node `node`): from the
-    /// plan kept for its kind and bytes, else over its parts, keeping that plan.
-    fn laid_record(&mut self, d: &WalkedFile, plan: &mut Plan, g: SubRecord, node: u32, up: Up) {
-        let c = d.file.shape.node(node);
-        let layout = d.texts.span(c).and_then(|s| match s.value {
-            Value::Laid(l) => laid::own_bytes(&d.file.bytes, s.start, s.len).map(|own| (l, own)),
-            _ => None,
-        });
+    /// Walks sub-record `g`, a record laid out statically (`at`): from the plan kept for its
+    /// kind and bytes, else over its parts, keeping that plan.
+    fn laid_record(&mut self, d: &WalkedFile, plan: &mut Plan, g: SubRecord, at: LaidAt, up: Up) {
+        let layout = at.layout;
         let own = layout.map_or(&[][..], |(_, own)| own);
         let keep = (1..=replay::MAX_BYTES).contains(&own.len());
         if keep && self.replayed(plan, g.kind, own, up.parent, g.start) {
             return;
         }
-        // Its parts, in a list of the planner's (records laid out are not nested).
-        let mut parts = std::mem::take(&mut self.parts);
+        // Its parts, in a list of the planner's (one a level of records laid out in others).
+        let mut parts = self.parts.pop().unwrap_or_default();
         parts.clear();
         if let Some((l, own)) = layout {
             l.0.parts(own, &mut parts);
         }
         let marks = Marks::of(plan, self.stride_log.len());
-        let path = d.texts.path(c);
-        let at = RecordToWalk {
+        let walk = RecordToWalk {
             kind: g.kind,
-            own_path: [from_parent(path, up.parent_len), ""],
-            path_len: path.len(),
+            own_path: at.own_path,
+            path_len: at.path_len,
             kids: Kids::Parts { parts: &parts, from: 0, to: parts.len(), group: IN_RECORD, base: g.start },
             parent: up.parent,
             next: up.next,
             extent: Some((g.start, g.end)),
         };
-        self.record(d, plan, at);
-        self.parts = parts;
+        self.record(d, plan, walk);
+        self.parts.push(parts);
         if keep {
             let walked = Walked { kind: g.kind, own, start: g.start, since: marks };
             self.replays.keep(plan, walked, &self.stride_log);
@@ -713,11 +729,19 @@ impl Planner {
     }
 }
 
-/// A sub-record's parent: its index in the plan and its path's length; and where the next
-/// element of the sub-record's array starts.
+/// A record laid out statically, as its walk takes it: its layout and bytes (`None` where the
+/// file cuts it short), its path past its parent's in pieces, and its whole path's length.
+#[derive(Clone, Copy)]
+struct LaidAt<'d> {
+    layout: Option<(LayoutRef, &'d [u8])>,
+    own_path: [&'d str; 2],
+    path_len: usize,
+}
+
+/// A sub-record's parent, its index in the plan; and where the next element of the
+/// sub-record's array starts.
 struct Up {
     parent: u32,
-    parent_len: usize,
     next: Next,
 }
 
@@ -789,23 +813,32 @@ fn part_child<'d>(p: &Part, i: usize, after: &[Part], base: u64) -> Child<'d> {
     let at = |q: &Part| base.saturating_add(q.start as u64);
     let (start, end) = (at(p), at(p).saturating_add(p.len as u64));
     let shown = match p.value {
-        PartValue::Group => None,
+        PartValue::Group | PartValue::Laid(_) => None,
         PartValue::Text(t) => Some(Shown::Text(t.as_str())),
         PartValue::Of(kind) => Some(match kind.code() {
             Some(code) => Shown::Bytes { code, len: p.len },
             None => Shown::Kind { kind, start, len: p.len as u64 },
         }),
     };
-    // A group's content ends where its last part does.
+    // A group's content ends where its last part does, a sub-record's where its layout says.
     let in_group = after.iter().take(p.kids as usize);
-    let content_end = in_group.map(|q| at(q).saturating_add(q.len as u64)).fold(end, u64::max);
+    let content_end = match p.value {
+        PartValue::Group => in_group.map(|q| at(q).saturating_add(q.len as u64)).fold(end, u64::max),
+        PartValue::Laid(l) => start.saturating_add(laid::content_len(l, p.len as u64)),
+        _ => end,
+    };
+    let sub = match p.value {
+        PartValue::Group => Some(SubSrc::Part(i as u32)),
+        PartValue::Laid(_) => Some(SubSrc::LaidPart(i as u32)),
+        _ => None,
+    };
     Child {
         start,
         end,
-        content_end: if p.is_group() { content_end } else { end },
+        content_end,
         name: p.name,
         field: shown.map(|shown| FieldOf { ty: p.ty, confidence: p.confidence, shown }),
-        sub: p.is_group().then_some(SubSrc::Part(i as u32)),
+        sub,
         region: None,
     }
 }

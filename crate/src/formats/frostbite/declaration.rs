@@ -229,7 +229,7 @@ const UNUSED_ELEMENTS_NOTE: &str = "Element slots past the element count.";
 const UNUSED_STREAMS_NOTE: &str = "Stream descriptors past the stream count.";
 
 /// A declaration from its 100 bytes.
-fn parse(b: &[u8; SIZE]) -> Declaration {
+pub fn parse(b: &[u8; SIZE]) -> Declaration {
     let mut d = Declaration { element_count: b[COUNTS_AT], stream_count: b[COUNTS_AT + 1], ..Default::default() };
     for (i, e) in d.elements.iter_mut().enumerate() {
         *e = Element { usage: b[4 * i], format: b[4 * i + 1], offset: b[4 * i + 2], stream: b[4 * i + 3] };

@@ -1,10 +1,13 @@
 //! Section records, 384 bytes (description: the section table).
 
 use super::declaration::{self, Declaration};
-use super::pool::{read_ptr, Ptr};
-use crate::error::Result;
+use super::pool::{Ptr, BASE};
+use crate::error::{Error, ErrorKind, Result};
+use crate::field::FieldType;
+use crate::laid::{Layout, LayoutRef, Part, PartValue, IN_RECORD};
 use crate::read::Reader;
 use crate::short::PathText;
+use crate::show::Kind;
 use crate::span::{Confidence, Fields};
 
 pub const SIZE: usize = 384;
@@ -63,51 +66,159 @@ pub struct SectionPtrs {
     pub bone_count: u16,
 }
 
+const FLAGS_NOTE: &str = "15 values below 0x20; 0x0a (170,233 sections), 0x04 (116,897) and 0x0e (10,935) are the commonest; the byte does not say which section list holds the section (0x0a is on sections of list 0 alone and of list 2 alone)";
+const UV0_NOTE: &str = "Median over the triangles of sqrt(UV area / area); 1.0 when no triangle has area";
+
+/// Reads the section record at `at` of the file, recording its fields under `path` (one
+/// placeholder when `f` lays records out): every field is read from the record's 384 bytes,
+/// which must all be there.
 pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &PathText) -> Result<(Section, SectionPtrs)> {
     let mut r = file.window(at, SIZE).map_err(|e| e.at_path(path))?;
-    let mut s = Section { raw: r.data().to_vec(), ..Default::default() };
-    f.record(path.clone(), r.base(), SIZE as u64);
-    let mut p = SectionPtrs::default();
+    let base = r.base();
+    let truncated = || Error::new(base, path.as_str(), ErrorKind::Truncated { needed: SIZE as u64, available: 0 });
+    // The window holds exactly the record's bytes.
+    let raw: &[u8; SIZE] = r.data().try_into().map_err(|_| truncated())?;
+    f.record(path.clone(), base, SIZE as u64);
     let prefix = path.join(".");
     let pp = |n: &str| prefix.join(n);
-    r.seek(0x8)?;
-    p.material = read_ptr(f, &mut r, pp("material_name_pointer"), Confidence::Proven, "")?;
-    p.bones = read_ptr(f, &mut r, pp("bone_list_pointer"), Confidence::Proven, "")?;
-    p.bone_count = f.read(&mut r, pp("bone_count"), Confidence::Proven, "")?;
-    r.seek(0x1B)?;
-    s.flags = f.read(&mut r, pp("flags"), Confidence::Observed,
-        "15 values below 0x20; 0x0a (170,233 sections), 0x04 (116,897) and 0x0e (10,935) are the commonest; the byte does not say which section list holds the section (0x0a is on sections of list 0 alone and of list 2 alone)")?;
-    s.material_slot =
-        f.read(&mut r, pp("material_slot_index"), Confidence::Observed, "Index in the mesh asset's Materials.")?;
-    r.seek(0x1E)?;
-    s.stride = f.read(&mut r, pp("total_vertex_stride"), Confidence::Proven, "")?;
-    s.primitive_type =
-        f.read(&mut r, pp("primitive_type"), Confidence::Observed, "3 (triangle list) in all 300,875 sections")?;
-    s.primitive_count = f.read(&mut r, pp("primitive_count"), Confidence::Proven, "")?;
-    s.start_index = f.read(&mut r, pp("start_index"), Confidence::Proven, "")?;
-    s.vertex_offset = f.read(&mut r, pp("vertex_byte_offset"), Confidence::Proven, "")?;
-    s.vertex_count = f.read(&mut r, pp("vertex_count"), Confidence::Proven, "")?;
-    r.seek(0x54)?;
-    s.vertex_offset_again = f.read(&mut r, pp("repeated_vertex_byte_offset"), Confidence::Proven, "")?;
-    s.uv_density[0] = f.read(
-        &mut r,
-        pp("uv0_texel_density"),
-        Confidence::Observed,
-        "Median over the triangles of sqrt(UV area / area); 1.0 when no triangle has area",
-    )?;
-    s.uv_density[1] = f.read(&mut r, pp("uv1_texel_density"), Confidence::Observed, "")?;
-    r.seek(DECLARATIONS_AT[0])?;
-    s.stored = declaration::read(f, &mut r, &pp("stored_declaration"))?;
-    s.draw = declaration::read(f, &mut r, &pp("draw_declaration"))?;
-    s.material_key = f.read(&mut r, pp("material_key"), Confidence::Proven, "")?;
-    s.start_index_again = f.read(&mut r, pp("repeated_start_index"), Confidence::Proven, "")?;
-    s.material_hash =
-        f.read(&mut r, pp("material_name_hash"), Confidence::Observed, "djb2-XOR of the lowercased material name.")?;
-    r.seek(0x14C)?;
-    s.area = f.read(&mut r, pp("surface_area"), Confidence::Observed, "Square metres.")?;
-    s.bounds_min = f.read(&mut r, pp("bounds_min"), Confidence::Observed, "w is 0")?;
-    s.bounds_max = f.read(&mut r, pp("bounds_max"), Confidence::Observed, "")?;
+    let s = parse(raw);
+    let p = SectionPtrs {
+        material: Ptr { at: base + 0x8, value: le(raw, 0x8), path: pp("material_name_pointer") },
+        bones: Ptr { at: base + 0x10, value: le(raw, 0x10), path: pp("bone_list_pointer") },
+        bone_count: le(raw, 0x18) as u16,
+    };
+    if f.lays_out(&r, SIZE as u64) {
+        f.add_laid(base, SIZE as u64, path.clone(), LayoutRef(&LAYOUT));
+        // The declarations' extents, as `declaration::read` records them.
+        for (at, name) in DECLARATIONS_AT.iter().zip(["stored_declaration", "draw_declaration"]) {
+            f.record(pp(name), base + *at as u64, declaration::SIZE as u64);
+        }
+        return Ok((s, p));
+    }
+    for part in &PARTS {
+        let (start, len) = (part.start as usize, part.len as usize);
+        match part.value {
+            PartValue::Laid(_) => {
+                r.seek(start)?;
+                declaration::read(f, &mut r, &pp(part.name))?;
+            }
+            PartValue::Of(kind) => {
+                r.seek(start + len)?;
+                let value = f.value_of(&r, len as u64, kind, || kind.show(&raw[start..start + len]).into());
+                f.add(base + start as u64, len as u64, pp(part.name), part.ty, value, part.confidence, part.note);
+            }
+            PartValue::Group | PartValue::Text(_) => {}
+        }
+    }
     Ok((s, p))
+}
+
+/// The little-endian number of the (up to) eight bytes at `at` of the record.
+fn le(raw: &[u8; SIZE], at: usize) -> u64 {
+    raw[at..].iter().take(8).rev().fold(0, |n, &b| n << 8 | b as u64)
+}
+
+/// A section's values from its 384 bytes.
+fn parse(raw: &[u8; SIZE]) -> Section {
+    let u32_at = |at| le(raw, at) as u32;
+    let f32_at = |at| f32::from_bits(u32_at(at));
+    let f32x4_at = |at| [f32_at(at), f32_at(at + 4), f32_at(at + 8), f32_at(at + 12)];
+    let decl =
+        |at: usize| declaration::parse(raw[at..at + declaration::SIZE].try_into().unwrap_or(&[0; declaration::SIZE]));
+    Section {
+        raw: raw.to_vec(),
+        flags: raw[0x1B],
+        material_slot: raw[0x1C],
+        stride: raw[0x1E],
+        primitive_type: raw[0x1F],
+        primitive_count: u32_at(0x20),
+        start_index: u32_at(0x24),
+        vertex_offset: u32_at(0x28),
+        vertex_count: u32_at(0x2C),
+        vertex_offset_again: u32_at(0x54),
+        uv_density: [f32_at(0x58), f32_at(0x5C)],
+        stored: decl(DECLARATIONS_AT[0]),
+        draw: decl(DECLARATIONS_AT[1]),
+        material_key: le(raw, 0x138),
+        start_index_again: u32_at(0x140),
+        material_hash: u32_at(0x144),
+        area: f32_at(0x14C),
+        bounds_min: f32x4_at(0x150),
+        bounds_max: f32x4_at(0x160),
+        ..Default::default()
+    }
+}
+
+/// A section record laid out statically (`laid`): its fields, and its two declarations as
+/// records laid out of their own, in the order of the description.
+pub struct SectionLayout;
+
+pub static LAYOUT: SectionLayout = SectionLayout;
+
+/// A field of the section record: `T`'s type name and kind.
+const fn field<T: FieldType>(name: &'static str, start: u32, confidence: Confidence, note: &'static str) -> Part {
+    let len = std::mem::size_of::<T>() as u32;
+    let value = match T::KIND {
+        Some(kind) => PartValue::Of(kind),
+        None => PartValue::Of(Kind::Hex),
+    };
+    Part { name, group: IN_RECORD, kids: 0, start, len, ty: T::NAME, confidence, value, note }
+}
+
+/// A pointer field (`pool::read_ptr`).
+const fn pointer(name: &'static str, start: u32) -> Part {
+    let value = PartValue::Of(Kind::Offset { base: BASE as u8 });
+    Part { value, ty: "u64 pointer", len: 8, ..field::<u64>(name, start, Confidence::Proven, "") }
+}
+
+/// A vertex declaration, laid out by `declaration::LAYOUT`.
+const fn declaration_at(name: &'static str, start: usize) -> Part {
+    let value = PartValue::Laid(LayoutRef(&declaration::LAYOUT));
+    Part { value, ty: "", len: declaration::SIZE as u32, ..field::<u8>(name, start as u32, Confidence::Proven, "") }
+}
+
+/// The section record's parts, the same whatever its bytes.
+static PARTS: [Part; 22] = {
+    use Confidence::{Observed, Proven};
+    [
+        pointer("material_name_pointer", 0x8),
+        pointer("bone_list_pointer", 0x10),
+        field::<u16>("bone_count", 0x18, Proven, ""),
+        field::<u8>("flags", 0x1B, Observed, FLAGS_NOTE),
+        field::<u8>("material_slot_index", 0x1C, Observed, "Index in the mesh asset's Materials."),
+        field::<u8>("total_vertex_stride", 0x1E, Proven, ""),
+        field::<u8>("primitive_type", 0x1F, Observed, "3 (triangle list) in all 300,875 sections"),
+        field::<u32>("primitive_count", 0x20, Proven, ""),
+        field::<u32>("start_index", 0x24, Proven, ""),
+        field::<u32>("vertex_byte_offset", 0x28, Proven, ""),
+        field::<u32>("vertex_count", 0x2C, Proven, ""),
+        field::<u32>("repeated_vertex_byte_offset", 0x54, Proven, ""),
+        field::<f32>("uv0_texel_density", 0x58, Observed, UV0_NOTE),
+        field::<f32>("uv1_texel_density", 0x5C, Observed, ""),
+        declaration_at("stored_declaration", DECLARATIONS_AT[0]),
+        declaration_at("draw_declaration", DECLARATIONS_AT[1]),
+        field::<u64>("material_key", 0x138, Proven, ""),
+        field::<u32>("repeated_start_index", 0x140, Proven, ""),
+        field::<u32>("material_name_hash", 0x144, Observed, "djb2-XOR of the lowercased material name."),
+        field::<f32>("surface_area", 0x14C, Observed, "Square metres."),
+        field::<[f32; 4]>("bounds_min", 0x150, Observed, "w is 0"),
+        field::<[f32; 4]>("bounds_max", 0x160, Observed, ""),
+    ]
+};
+
+/// The bytes no field describes; `tests` checks them against the parts.
+const GAPS: [(u32, u32); 7] =
+    [(0, 0x8), (0x1A, 0x1B), (0x1D, 0x1E), (0x30, 0x54), (0x60, 0x70), (0x148, 0x14C), (0x170, 0x180)];
+
+impl Layout for SectionLayout {
+    fn parts(&self, _own: &[u8], out: &mut Vec<Part>) {
+        out.clear();
+        out.extend_from_slice(&PARTS);
+    }
+
+    fn gaps(&self) -> &[(u32, u32)] {
+        &GAPS
+    }
 }
 
 pub fn write(s: &Section, out: &mut [u8], material: u64, bones: u64) {
@@ -143,5 +254,67 @@ pub fn write(s: &Section, out: &mut [u8], material: u64, bones: u64) {
     for k in 0..4 {
         put(0x150 + 4 * k, &s.bounds_min[k].to_le_bytes());
         put(0x160 + 4 * k, &s.bounds_max[k].to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::laid::expand_all;
+
+    /// The bytes no part covers, from the parts (a declaration tiles its 100 bytes).
+    fn uncovered() -> Vec<(u32, u32)> {
+        let mut parts = Vec::new();
+        LAYOUT.parts(&[0; SIZE], &mut parts);
+        let mut covered = vec![false; SIZE];
+        for p in &parts {
+            covered[p.start as usize..(p.start + p.len) as usize].iter_mut().for_each(|c| *c = true);
+        }
+        let mut gaps: Vec<(u32, u32)> = Vec::new();
+        for (i, _) in covered.iter().enumerate().filter(|(_, &c)| !c) {
+            match gaps.last_mut() {
+                Some(g) if g.1 == i as u32 => g.1 += 1,
+                _ => gaps.push((i as u32, i as u32 + 1)),
+            }
+        }
+        gaps
+    }
+
+    #[test]
+    fn the_gaps_are_the_bytes_no_part_covers_and_parts_come_by_start() {
+        assert_eq!(LAYOUT.gaps(), uncovered());
+        let mut parts = Vec::new();
+        LAYOUT.parts(&[0; SIZE], &mut parts);
+        assert!(parts.windows(2).all(|w| w[0].start + w[0].len <= w[1].start));
+        assert_eq!(crate::laid::content_len(LayoutRef(&LAYOUT), SIZE as u64), 0x170);
+    }
+
+    /// A section laid out as one placeholder expands to the fields a whole read records, and
+    /// both give the same values.
+    #[test]
+    fn a_laid_out_section_expands_to_the_fields_read_one_by_one() {
+        let mut file = vec![0u8; 8 + SIZE];
+        for (i, b) in file.iter_mut().enumerate() {
+            *b = (i * 37 % 251) as u8;
+        }
+        // Counts a declaration can have (up to 16 each).
+        for d in DECLARATIONS_AT {
+            file[8 + d + declaration::COUNTS_AT] = 3;
+            file[8 + d + declaration::COUNTS_AT + 1] = 2;
+        }
+        let reader = Reader::new(&file);
+        let path = PathText::from("lod[0].section[1]");
+        let mut whole = Fields::over(&file);
+        let (s1, p1) = read(&mut whole, &reader, 8, &path).unwrap();
+        let mut laid = Fields::laying_over(&file);
+        let (s2, p2) = read(&mut laid, &reader, 8, &path).unwrap();
+        assert_eq!(laid.spans.len(), 1);
+        assert_eq!(expand_all(laid.spans, &file), whole.spans);
+        assert_eq!(laid.records, whole.records);
+        assert_eq!((s1, p1.material, p1.bones, p1.bone_count), (s2, p2.material, p2.bones, p2.bone_count));
+        assert!(whole.spans.iter().any(|s| s.path == "lod[0].section[1].stored_declaration.element[2].usage"));
+        // A section the file cuts short is an error at its start, with its path.
+        let e = read(&mut Fields::laying_over(&file), &reader, 9, &path).unwrap_err();
+        assert_eq!((e.offset, e.path.as_str()), (9, "lod[0].section[1]"));
     }
 }
