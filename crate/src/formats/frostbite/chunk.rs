@@ -88,7 +88,7 @@ struct LodInput<'a> {
     /// The file the geometry is in, as `Source::file` counts them.
     file: u32,
     want: Want,
-    table: tangent::AngleTable,
+    table: &'static tangent::AngleTable,
 }
 
 /// One section of a LOD to decode, and the path its spans go under.
@@ -143,7 +143,7 @@ pub fn decode_lod(
     prefix: &str,
     file: u32,
 ) -> (mesh::Lod, Vec<Measured>) {
-    let input = LodInput { lod: l, data, file, want: want(l), table: tangent::AngleTable::default() };
+    let input = LodInput { lod: l, data, file, want: want(l), table: tangent::AngleTable::shared() };
     let mut out = skeleton(l);
     reserve(&mut out, &input);
     let mut streams: Vec<StreamBytes> = Vec::new();
@@ -452,7 +452,7 @@ impl<'a> Streams<'a> {
 fn section(sec: &SectionInput, f: &mut Fields, streams: &mut Vec<StreamBytes>, out: &mut mesh::Lod) -> Result<usize> {
     let base = first_vertex(sec, out.positions.len() / 3)?;
     let windows = Streams { section: sec.records(), windows: stream_windows(sec, f, streams)? };
-    vertex_arrays(&windows, &sec.lod.want, &sec.lod.table, out);
+    vertex_arrays(&windows, &sec.lod.want, sec.lod.table, out);
     indices(sec, base, f, out)?;
     Ok(sec.vertex_count())
 }

@@ -72,6 +72,15 @@ impl Default for AngleTable {
     }
 }
 
+impl AngleTable {
+    /// The table, made on first use and kept: 1,024 `sin_cos` cost more than decoding a small
+    /// LOD's frames.
+    pub fn shared() -> &'static AngleTable {
+        static TABLE: std::sync::OnceLock<AngleTable> = std::sync::OnceLock::new();
+        TABLE.get_or_init(AngleTable::default)
+    }
+}
+
 /// Decodes four bytes; `None` when the axis code is 6 or 7 (not described).
 pub fn decode(b: [u8; 4]) -> Option<Frame> {
     let angle = ((b[3] >> 6) as f32 + b[2] as f32 / 255.0) * FRAC_PI_2;
