@@ -19,6 +19,12 @@ pub trait Layout: Sync {
     fn gaps(&self) -> &[(u32, u32)] {
         &[]
     }
+
+    /// Whether `parts` gives the same parts whatever the record's bytes; then the census
+    /// keys a record's plan by the bytes its sub-records and values of no kind code read.
+    fn fixed(&self) -> bool {
+        false
+    }
 }
 
 /// A layout, compared by address: two placeholders are equal when they name one layout.

@@ -125,6 +125,11 @@ fn laid_out_records_plan_as_their_fields_do() {
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
         assert!(a.records.len() > 20 && !a.strides.is_empty(), "{name}: {} records", a.records.len());
     }
+    // Section records (a fixed layout) were replayed too, each under its own path and checked
+    // against the file's uncovered bytes; the fields' planner replays nothing.
+    let hits = laid.replay_hits();
+    assert!(hits.fixed > 100 && hits.records > hits.fixed, "{hits:?}");
+    assert_eq!(fields.replay_hits().records, 0);
 }
 
 #[test]
@@ -140,4 +145,35 @@ fn the_samples_report_as_counted_by_text() {
     let twice: Files =
         files.iter().chain(&files).enumerate().map(|(i, f)| (format!("{i}/{}", f.0), f.1.clone())).collect();
     same_both_ways("the samples", &twice);
+}
+
+#[test]
+fn a_section_is_replayed_only_where_the_file_leaves_the_same_bytes_uncovered() {
+    use meshscope::formats::frostbite::builder::{build, cube, BuildLod, BuildMesh};
+    // Two sections of one material and vertex format: the second one's plan is the first
+    // one's, moved, unless the file covers the first one's undescribed bytes otherwise.
+    let lod =
+        BuildLod { sections: vec![cube("M", 1.0, [0.0; 3]), cube("M", 2.0, [1.0; 3])], index_32: false, inline: false };
+    let mesh = BuildMesh { name: "m/two".into(), mesh_type: 0, bone_count: 0, lods: vec![lod] };
+    let plain = build(&mesh).resource;
+    let full = meshscope::formats::decode_fields(meshscope::formats::Format::FrostbiteMeshSet, "a.res", &plain);
+    let spans = meshscope::laid::expand_all(full.fields.spans, &plain);
+    let at = |p: &str| spans.iter().find(|s| s.path == p).map(|s| s.start as usize).expect(p);
+    let (s0, s1) =
+        (at("lod[0].section[0].material_name_pointer") - 8, at("lod[0].section[1].material_name_pointer") - 8);
+    // The second section's material name moved into the first one's bytes 0x30..0x54, which
+    // no field describes: a pool string now covers two of them.
+    let mut moved = plain.clone();
+    moved[s0 + 0x30..s0 + 0x32].copy_from_slice(b"x\0");
+    moved[s1 + 8..s1 + 16].copy_from_slice(&(s0 as u64 + 0x30 - 16).to_le_bytes());
+    let mut hits = Vec::new();
+    for (name, bytes) in [("plain.res", &plain), ("moved.res", &moved)] {
+        let (mut laid, mut fields) = (Planner::new(), Planner::new());
+        let (mut a, mut b) = (Plan::default(), Plan::default());
+        laid.plan(&CensusFile::new(name, bytes.clone()), &mut a);
+        fields.plan(&expanded(name, bytes), &mut b);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}");
+        hits.push(laid.replay_hits().fixed);
+    }
+    assert_eq!(hits, [1, 0], "the second section is replayed in the plain file alone");
 }

@@ -20,6 +20,7 @@ pub mod parallel;
 pub mod plan;
 pub mod relations;
 mod replay;
+pub use replay::ReplayHits;
 pub mod report;
 pub mod walk;
 

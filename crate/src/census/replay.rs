@@ -2,10 +2,15 @@
 //! only on its kind, its bytes and where it starts: its parts tile it, so none of its bytes
 //! is uncovered, and what a group's extent or a lone element's reach could borrow from the
 //! file never reaches past the record. A planner walks each distinct one once and replays its
-//! plan after, moved to where the record starts.
+//! plan after, moved to where the record starts, under its own path.
+//!
+//! A layout whose parts are the same whatever its bytes (`Layout::fixed`) is keyed by the
+//! bytes its plan reads alone (its sub-records', and values of no kind code), and may leave
+//! bytes uncovered: the walker checks the file's cover gives the kept holes before a replay.
 
 use super::plan::{Ends, FieldOp, NumOp, Plan, PlanRecord};
 use super::FxMap;
+use crate::laid::{Layout, LayoutRef};
 
 /// How many plans a planner keeps at most.
 const KEPT: usize = 4096;
@@ -38,13 +43,18 @@ impl Marks {
     }
 }
 
-/// The walk of a record laid out: its kind, its bytes, where it starts, and how long the
-/// plan's lists were before it.
+/// The walk of a record laid out: its key (`Replays::key`), where it starts, how long the
+/// plan's lists were before it, how long its own path is, and whether its first record may
+/// have uncovered bytes (checked again at each replay).
 pub(crate) struct Walked<'a> {
-    pub kind: u32,
-    pub own: &'a [u8],
+    pub key: &'a [u8],
     pub start: u64,
+    /// Where its node ends: a record whose walk took bytes past it (an array element's tail)
+    /// is not kept.
+    pub end: u64,
     pub since: Marks,
+    pub own_path: usize,
+    pub holes_checked: bool,
 }
 
 /// One record's plan as walked: the lists' parts it added, where it started, and the
@@ -53,6 +63,8 @@ pub(crate) struct Walked<'a> {
 pub(crate) struct Kept {
     start: u64,
     marks: Marks,
+    /// The length of the record's own path, the first of `paths`, which a replay replaces.
+    own_path: usize,
     paths: String,
     records: Vec<PlanRecord>,
     fields: Vec<FieldOp>,
@@ -66,44 +78,54 @@ pub(crate) struct Kept {
 #[derive(Debug, Default)]
 pub(crate) struct Replays {
     kept: FxMap<Vec<u8>, Kept>,
-    /// The key last looked up, reused.
-    key: Vec<u8>,
+    /// How many records were planned from a kept plan, and how many of them were of a fixed
+    /// layout.
+    pub hits: ReplayHits,
+}
+
+/// How many records laid out a planner planned from a kept plan (`Planner::replay_hits`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayHits {
+    pub records: u64,
+    /// Those of a fixed layout (`Layout::fixed`): MeshSet section records.
+    pub fixed: u64,
+}
+
+/// Starts the key of a record of kind `kind` laid out as `layout` in `key`; the caller
+/// appends the bytes its plan depends on.
+pub(crate) fn start_key(key: &mut Vec<u8>, kind: u32, layout: LayoutRef) {
+    key.clear();
+    key.extend_from_slice(&kind.to_le_bytes());
+    key.extend_from_slice(&(layout.0 as *const dyn Layout as *const () as usize).to_le_bytes());
 }
 
 impl Replays {
-    /// The plan kept for a record of kind `kind` whose bytes are `own`.
-    pub(crate) fn find(&mut self, kind: u32, own: &[u8]) -> Option<&Kept> {
-        self.set_key(kind, own);
-        self.kept.get(self.key.as_slice())
-    }
-
-    fn set_key(&mut self, kind: u32, own: &[u8]) {
-        self.key.clear();
-        self.key.extend_from_slice(&kind.to_le_bytes());
-        self.key.extend_from_slice(own);
+    /// The plan kept under `key` (`start_key`).
+    pub(crate) fn find(&self, key: &[u8]) -> Option<&Kept> {
+        self.kept.get(key)
     }
 
     /// Keeps what the walk `w` added to `plan` (`strides` is the planner's stride log), when
-    /// it can be replayed: no record of it has bytes it does not explain or a reach, and only
-    /// the record itself reaches its end.
+    /// it can be replayed: no record of it has bytes it does not explain (but the first, where
+    /// `holes_checked`) or a reach, and only the record itself reaches its end.
     pub(crate) fn keep(&mut self, plan: &Plan, w: Walked, strides: &[(u32, u64)]) {
-        let Walked { kind, own, start, since } = w;
+        let Walked { key, start, end: node_end, since, own_path, holes_checked } = w;
         let records = plan.records.get(since.records..).unwrap_or(&[]);
-        let Some(end) = records.first().map(|r| r.hi) else { return };
+        let Some(end) = records.first().map(|r| r.hi).filter(|&hi| hi <= node_end) else { return };
         let mut prev_unknown = since.holes as u32;
         let explained = records.iter().enumerate().all(|(i, r)| {
-            let ok =
-                r.ends.holes == prev_unknown && r.ends.ext == r.ends.holes && r.reach == 0 && (i == 0 || r.hi < end);
+            let covered = r.ends.holes == prev_unknown || (i == 0 && holes_checked);
+            let ok = covered && r.ends.ext == r.ends.holes && r.reach == 0 && (i == 0 || r.hi < end);
             prev_unknown = r.ends.unknown;
             ok
         });
         if !explained || self.kept.len() >= KEPT {
             return;
         }
-        self.set_key(kind, own);
         let kept = Kept {
             start,
             marks: since,
+            own_path,
             paths: plan.paths.get(since.paths..).unwrap_or("").to_string(),
             records: records.to_vec(),
             fields: plan.fields.get(since.fields..).unwrap_or(&[]).to_vec(),
@@ -112,25 +134,42 @@ impl Replays {
             holes: plan.holes.get(since.holes..).unwrap_or(&[]).to_vec(),
             strides: strides.get(since.strides..).unwrap_or(&[]).to_vec(),
         };
-        self.kept.insert(self.key.clone(), kept);
+        self.kept.insert(key.to_vec(), kept);
     }
 }
 
 impl Kept {
+    /// Where the record ends when it starts at `start`.
+    pub(crate) fn hi_at(&self, start: u64) -> u64 {
+        self.records.first().map_or(start, |r| r.hi.wrapping_sub(self.start).wrapping_add(start))
+    }
+
+    /// Whether `holes` are the first record's uncovered bytes, moved to `start`.
+    pub(crate) fn same_holes(&self, start: u64, holes: &[(u64, u64)]) -> bool {
+        let n = self.records.first().map_or(0, |r| (r.ends.holes as usize).wrapping_sub(self.marks.holes));
+        let kept = self.holes.get(..n).unwrap_or(&[]);
+        let at = |x: u64| x.wrapping_sub(self.start).wrapping_add(start);
+        kept.len() == holes.len() && kept.iter().zip(holes).all(|(&(s, e), &h)| (at(s), at(e)) == h)
+    }
+
     /// Appends the kept plan to `plan`, for the record starting at `start` whose parent is
-    /// record `parent`.
-    pub(crate) fn replay(&self, plan: &mut Plan, parent: u32, start: u64) {
+    /// record `parent` and whose path past its parent's is `own_path` in pieces.
+    pub(crate) fn replay(&self, plan: &mut Plan, parent: u32, start: u64, own_path: [&str; 2]) {
         let now = Marks::of(plan, 0);
         let at = |x: u64| x.wrapping_sub(self.start).wrapping_add(start);
         let moved = |x: u32, was: usize, is: usize| (x as usize).wrapping_sub(was).wrapping_add(is) as u32;
         let was = self.marks;
-        plan.paths.push_str(&self.paths);
+        own_path.iter().for_each(|p| plan.paths.push_str(p));
+        plan.paths.push_str(self.paths.get(self.own_path..).unwrap_or(""));
+        // Paths are moved past the own path, whose length may differ (`section[9]`, `[10]`).
+        let path_was = was.paths + self.own_path;
+        let path_is = now.paths + own_path.iter().map(|p| p.len()).sum::<usize>();
         // The first record is the one laid out, whose parent is outside it.
         plan.records.extend(self.records.iter().enumerate().map(|(i, r)| PlanRecord {
             kind: r.kind,
             parent: if i == 0 { parent } else { moved(r.parent, was.records, now.records) },
             ends: Ends {
-                path: moved(r.ends.path, was.paths, now.paths),
+                path: moved(r.ends.path, path_was, path_is),
                 fields: moved(r.ends.fields, was.fields, now.fields),
                 nums: moved(r.ends.nums, was.nums, now.nums),
                 holes: moved(r.ends.holes, was.holes, now.holes),

@@ -150,6 +150,8 @@ pub struct Planner {
     /// Lists for the parts of records laid out being walked (`Kids::Parts`), one a level of
     /// nesting, kept for the next records.
     parts: Vec<Vec<Part>>,
+    /// Replay keys of records laid out being walked, one a level of nesting, kept likewise.
+    keys: Vec<Vec<u8>>,
     /// Plans of records laid out, by their kind and bytes, and the strides this file's walks
     /// set (kind, stride), which a replay sets again.
     replays: Replays,
@@ -302,6 +304,11 @@ impl Planner {
         for kind in self.strided.drain(..) {
             plan.strides.push(KindStride { kind, stride: self.kinds[kind as usize].stride.stride });
         }
+    }
+
+    /// How many records laid out this planner planned from a kept plan.
+    pub fn replay_hits(&self) -> super::ReplayHits {
+        self.replays.hits
     }
 
     /// The id of a record kind, made (and defined in `plan`) on first use.
@@ -658,33 +665,41 @@ impl Planner {
     /// kind and bytes, else over its parts, keeping that plan.
     fn laid_record(&mut self, d: &WalkedFile, plan: &mut Plan, g: SubRecord, at: LaidAt, up: Up) {
         let layout = at.layout;
-        let own = layout.map_or(&[][..], |(_, own)| own);
-        let keep = (1..=replay::MAX_BYTES).contains(&own.len());
-        if keep && self.replayed(plan, g.kind, own, up.parent, g.start) {
-            return;
-        }
-        // Its parts, in a list of the planner's (one a level of records laid out in others).
+        let fixed = layout.is_some_and(|(l, _)| l.0.fixed());
+        // Its parts and key, in lists of the planner's (one a level of records laid out in
+        // others). A fixed layout's parts are needed for its key; another's only for a walk.
         let mut parts = self.parts.pop().unwrap_or_default();
+        let mut key = self.keys.pop().unwrap_or_default();
         parts.clear();
-        if let Some((l, own)) = layout {
+        if let (true, Some((l, own))) = (fixed, layout) {
             l.0.parts(own, &mut parts);
         }
-        let marks = Marks::of(plan, self.stride_log.len());
-        let walk = RecordToWalk {
-            kind: g.kind,
-            own_path: at.own_path,
-            path_len: at.path_len,
-            kids: Kids::Parts { parts: &parts, from: 0, to: parts.len(), group: IN_RECORD, base: g.start },
-            parent: up.parent,
-            next: up.next,
-            extent: Some((g.start, g.end)),
-        };
-        self.record(d, plan, walk);
-        self.parts.push(parts);
-        if keep {
-            let walked = Walked { kind: g.kind, own, start: g.start, since: marks };
-            self.replays.keep(plan, walked, &self.stride_log);
+        let keyed = replay_key(layout, &parts, g, &mut key);
+        let kept = Keyed { key: &key, fixed, parts: &parts };
+        if !(keyed && self.replayed(d, plan, kept, g, &at, &up)) {
+            if let (false, Some((l, own))) = (fixed, layout) {
+                l.0.parts(own, &mut parts);
+            }
+            let marks = Marks::of(plan, self.stride_log.len());
+            let walk = RecordToWalk {
+                kind: g.kind,
+                own_path: at.own_path,
+                path_len: at.path_len,
+                kids: Kids::Parts { parts: &parts, from: 0, to: parts.len(), group: IN_RECORD, base: g.start },
+                parent: up.parent,
+                next: up.next,
+                extent: Some((g.start, g.end)),
+            };
+            self.record(d, plan, walk);
+            if keyed {
+                let own_path = at.own_path.iter().map(|p| p.len()).sum();
+                let (start, end) = (g.start, g.end);
+                let walked = Walked { key: &key, start, end, since: marks, own_path, holes_checked: fixed };
+                self.replays.keep(plan, walked, &self.stride_log);
+            }
         }
+        self.parts.push(parts);
+        self.keys.push(key);
     }
 
     /// Array elements of kind `kind` are `stride` bytes apart in this file.
@@ -697,16 +712,41 @@ impl Planner {
         self.stride_log.push((kind, stride));
     }
 
-    /// Plans a record laid out statically, of kind `kind`, starting at `start` with bytes
-    /// `own`, from the plan kept for the same kind and bytes, if there is one.
-    fn replayed(&mut self, plan: &mut Plan, kind: u32, own: &[u8], parent: u32, start: u64) -> bool {
-        let Some(kept) = self.replays.find(kind, own) else { return false };
-        kept.replay(plan, parent, start);
+    /// Plans record laid out `g` from the plan kept under its key, if there is one and the
+    /// file gives the record what it gave the kept one: no bytes after its end to own, and
+    /// (for a fixed layout) the same uncovered bytes.
+    fn replayed(&mut self, d: &WalkedFile, plan: &mut Plan, r: Keyed, g: SubRecord, at: &LaidAt, up: &Up) -> bool {
+        let Some(kept) = self.replays.find(r.key) else { return false };
+        let hi = kept.hi_at(g.start);
+        let owns_more = match up.next {
+            Next::None => false,
+            Next::At(n) => n > hi,
+            Next::Borrowed => true,
+        };
+        if owns_more {
+            return false;
+        }
+        if r.fixed {
+            // As `holes` finds them: the cover's gaps less the sub-records.
+            let holes = &mut self.holes;
+            d.cover.holes_into(g.start, hi.min(g.start.saturating_add(MAX_RECORD_BYTES)), holes);
+            let sub = |p: &&Part| p.group == IN_RECORD && matches!(p.value, PartValue::Group | PartValue::Laid(_));
+            for p in r.parts.iter().filter(sub) {
+                let s = g.start.saturating_add(p.start as u64);
+                subtract(holes, (s, s.saturating_add(p.len as u64)));
+            }
+            if !kept.same_holes(g.start, holes) {
+                return false;
+            }
+        }
+        kept.replay(plan, up.parent, g.start, at.own_path);
         let mut strides = std::mem::take(&mut self.stride_scratch);
         strides.clear();
         strides.extend_from_slice(&kept.strides);
         strides.iter().for_each(|&(k, s)| self.set_stride(k, s));
         self.stride_scratch = strides;
+        self.replays.hits.records += 1;
+        self.replays.hits.fixed += r.fixed as u64;
         true
     }
 
@@ -727,6 +767,43 @@ impl Planner {
             (None, None) => Next::Borrowed,
         }
     }
+}
+
+/// A record laid out, as a replay checks it: its key (`replay_key`), whether its layout is
+/// fixed, and its parts (those of a fixed layout; else none yet).
+#[derive(Clone, Copy)]
+struct Keyed<'k> {
+    key: &'k [u8],
+    fixed: bool,
+    parts: &'k [Part],
+}
+
+/// The replay key of record laid out `g` in `key`: its kind, its layout and, for a fixed
+/// layout (whose `parts` are given), its length and the bytes of its sub-records and of its
+/// values of no kind code, else its bytes (up to `replay::MAX_BYTES`). `false` where it has
+/// none (a record the file cuts short, or a long one).
+fn replay_key(layout: Option<(LayoutRef, &[u8])>, parts: &[Part], g: SubRecord, key: &mut Vec<u8>) -> bool {
+    let Some((l, own)) = layout else { return false };
+    replay::start_key(key, g.kind, l);
+    if !l.0.fixed() {
+        key.extend_from_slice(own);
+        return (1..=replay::MAX_BYTES).contains(&own.len());
+    }
+    key.extend_from_slice(&(own.len() as u64).to_le_bytes());
+    for p in parts {
+        let read = match p.value {
+            PartValue::Laid(_) => true,
+            PartValue::Of(kind) => kind.code().is_none(),
+            PartValue::Group | PartValue::Text(_) => false,
+        };
+        let bytes = own.get(p.start as usize..(p.start as usize).saturating_add(p.len as usize));
+        match (read, bytes) {
+            (false, _) => {}
+            (true, Some(b)) => key.extend_from_slice(b),
+            (true, None) => return false,
+        }
+    }
+    true
 }
 
 /// A record laid out statically, as its walk takes it: its layout and bytes (`None` where the

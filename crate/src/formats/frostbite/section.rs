@@ -219,6 +219,10 @@ impl Layout for SectionLayout {
     fn gaps(&self) -> &[(u32, u32)] {
         &GAPS
     }
+
+    fn fixed(&self) -> bool {
+        true
+    }
 }
 
 pub fn write(s: &Section, out: &mut [u8], material: u64, bones: u64) {
