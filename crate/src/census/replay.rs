@@ -43,7 +43,7 @@ impl Marks {
     }
 }
 
-/// The walk of a record laid out: its key (`Replays::key`), where it starts, how long the
+/// The walk of a record laid out: its key (`start_key`), where it starts, how long the
 /// plan's lists were before it, how long its own path is, and whether its first record may
 /// have uncovered bytes (checked again at each replay).
 pub(crate) struct Walked<'a> {
