@@ -31,9 +31,16 @@ pub trait Layout: Sync {
 #[derive(Clone, Copy)]
 pub struct LayoutRef(pub &'static dyn Layout);
 
+impl LayoutRef {
+    /// The layout's address, which names it.
+    pub fn addr(self) -> usize {
+        self.0 as *const dyn Layout as *const () as usize
+    }
+}
+
 impl PartialEq for LayoutRef {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::addr_eq(self.0, other.0)
+        self.addr() == other.addr()
     }
 }
 
@@ -77,6 +84,22 @@ pub enum PartValue {
 impl Part {
     pub fn is_group(&self) -> bool {
         matches!(self.value, PartValue::Group)
+    }
+
+    /// Whether the part is a record of its own inside its record: a group, or a record laid
+    /// out by another layout.
+    pub fn is_record(&self) -> bool {
+        matches!(self.value, PartValue::Group | PartValue::Laid(_))
+    }
+
+    /// Whether planning the part reads its bytes: a record laid out of its own, or a value of
+    /// a kind with no code (its text is made then); other values are read when counted.
+    pub fn planned_from_bytes(&self) -> bool {
+        match self.value {
+            PartValue::Laid(_) => true,
+            PartValue::Of(kind) => kind.code().is_none(),
+            PartValue::Group | PartValue::Text(_) => false,
+        }
     }
 
     /// The field's value as a span records it; `None` for a group or a sub-record.

@@ -10,7 +10,7 @@
 
 use super::plan::{Ends, FieldOp, NumOp, Plan, PlanRecord};
 use super::FxMap;
-use crate::laid::{Layout, LayoutRef};
+use crate::laid::LayoutRef;
 
 /// How many plans a planner keeps at most.
 const KEPT: usize = 4096;
@@ -96,7 +96,7 @@ pub struct ReplayHits {
 pub(crate) fn start_key(key: &mut Vec<u8>, kind: u32, layout: LayoutRef) {
     key.clear();
     key.extend_from_slice(&kind.to_le_bytes());
-    key.extend_from_slice(&(layout.0 as *const dyn Layout as *const () as usize).to_le_bytes());
+    key.extend_from_slice(&layout.addr().to_le_bytes());
 }
 
 impl Replays {

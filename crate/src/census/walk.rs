@@ -730,8 +730,7 @@ impl Planner {
             // As `holes` finds them: the cover's gaps less the sub-records.
             let holes = &mut self.holes;
             d.cover.holes_into(g.start, hi.min(g.start.saturating_add(MAX_RECORD_BYTES)), holes);
-            let sub = |p: &&Part| p.group == IN_RECORD && matches!(p.value, PartValue::Group | PartValue::Laid(_));
-            for p in r.parts.iter().filter(sub) {
+            for p in r.parts.iter().filter(|p| p.group == IN_RECORD && p.is_record()) {
                 let s = g.start.saturating_add(p.start as u64);
                 subtract(holes, (s, s.saturating_add(p.len as u64)));
             }
@@ -790,18 +789,9 @@ fn replay_key(layout: Option<(LayoutRef, &[u8])>, parts: &[Part], g: SubRecord, 
         return (1..=replay::MAX_BYTES).contains(&own.len());
     }
     key.extend_from_slice(&(own.len() as u64).to_le_bytes());
-    for p in parts {
-        let read = match p.value {
-            PartValue::Laid(_) => true,
-            PartValue::Of(kind) => kind.code().is_none(),
-            PartValue::Group | PartValue::Text(_) => false,
-        };
-        let bytes = own.get(p.start as usize..(p.start as usize).saturating_add(p.len as usize));
-        match (read, bytes) {
-            (false, _) => {}
-            (true, Some(b)) => key.extend_from_slice(b),
-            (true, None) => return false,
-        }
+    for p in parts.iter().filter(|p| p.planned_from_bytes()) {
+        let Some(b) = laid::own_bytes(own, p.start as u64, p.len as u64) else { return false };
+        key.extend_from_slice(b);
     }
     true
 }
