@@ -245,18 +245,28 @@ pub struct SpanMap {
 /// level; `spans` are sorted by start, so each level's union is one sweep with the end
 /// covered so far.
 fn level_unions(spans: &[Span], limit: u64) -> [u64; 4] {
-    let mut totals = [0u64; 4];
-    let mut covered_to = [0u64; 4];
-    for s in spans {
+    let mut u = Unions::default();
+    spans.iter().for_each(|s| u.add(s, limit));
+    u.totals
+}
+
+/// The sweep of `level_unions`, a span at a time.
+#[derive(Default)]
+struct Unions {
+    totals: [u64; 4],
+    covered_to: [u64; 4],
+}
+
+impl Unions {
+    fn add(&mut self, s: &Span, limit: u64) {
         let c = s.confidence as usize;
-        let start = s.start.max(covered_to[c]);
+        let start = s.start.max(self.covered_to[c]);
         let end = s.end().min(limit);
         if end > start {
-            totals[c] += end - start;
-            covered_to[c] = end;
+            self.totals[c] += end - start;
+            self.covered_to[c] = end;
         }
     }
-    totals
 }
 
 /// Sorts `spans` stably by (start, len), exactly as `sort_by_key` would, but sorts only from
@@ -271,23 +281,43 @@ fn sort_spans(spans: &mut [Span]) {
     // Spans up to `low` are in place: no later span sorts before them, and a later one equal
     // to `low` stays after them, as a stable sort keeps it.
     let from = sorted.partition_point(|s| key(s) <= low);
-    spans[from..].sort_by_key(key);
+    let tail = &mut spans[from..];
+    // A few spans a short way out of place (a MeshSet's bone lists after the strings they
+    // precede) are put back one by one; past a budget of moves the stable sort finishes.
+    // Moving a span only past greater keys keeps equal ones in order, as the sort does.
+    let mut budget = 4 * tail.len();
+    for i in 1..tail.len() {
+        let k = key(&tail[i]);
+        let mut j = i;
+        while j > 0 && k < key(&tail[j - 1]) {
+            j -= 1;
+        }
+        if i - j > budget {
+            tail.sort_by_key(key);
+            return;
+        }
+        budget -= i - j;
+        if j < i {
+            tail[j..=i].rotate_right(1);
+        }
+    }
 }
 
 impl SpanMap {
     /// Indexes `spans` in the order of a stable sort by (start, len).
     pub fn new(mut spans: Vec<Span>, regions: Vec<Region>) -> Self {
         sort_spans(&mut spans);
-        let mut m = 0;
+        // One pass for both: `level_unions(&spans, u64::MAX)` and the running largest end.
+        let (mut m, mut levels) = (0, Unions::default());
         let max_end = spans
             .iter()
             .map(|s| {
+                levels.add(s, u64::MAX);
                 m = m.max(s.end());
                 m
             })
             .collect();
-        let levels = level_unions(&spans, u64::MAX);
-        SpanMap { spans, max_end, regions, levels }
+        SpanMap { spans, max_end, regions, levels: levels.totals }
     }
 
     pub fn fixed(&self) -> &[Span] {
