@@ -573,6 +573,27 @@ mod tests {
     }
 
     #[test]
+    fn a_meshset_pool_tail_sorts_as_the_whole_list_does() {
+        // Fields in order, then the pool as a MeshSet records it: each string (after the
+        // lists), then the bone list it precedes; one list twice, as a tie.
+        let mut f = Fields::default();
+        for i in 0..40 {
+            f.add(i * 4, 4, format!("field{i}"), "u32", "", Confidence::Proven, "");
+        }
+        for k in 0..6u64 {
+            f.add(200 + 20 * k, 12, format!("string{k}"), "char[]", "", Confidence::Proven, "");
+            f.add(160 + 6 * k, 6, format!("bones{k}"), "u16[3]", "", Confidence::Proven, "");
+        }
+        f.add(166, 6, "bones1 again", "u16[3]", "", Confidence::Proven, "");
+        let mut want = f.spans.clone();
+        want.sort_by_key(|s| (s.start, s.len));
+        let mut got = f.spans;
+        sort_spans(&mut got);
+        let paths = |v: &[Span]| v.iter().map(|s| s.path.to_string()).collect::<Vec<_>>();
+        assert_eq!(paths(&got), paths(&want));
+    }
+
+    #[test]
     fn coverage_counts_levels() {
         let (m, _) = map();
         assert_eq!(m.coverage(20), [4, 4, 6, 0]);
