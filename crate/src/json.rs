@@ -39,16 +39,23 @@ fn escaped(b: u8) -> bool {
 /// byte at a time was slower on the tree's JSON (docs/performance.md).
 fn first_escape(b: &[u8]) -> Option<usize> {
     use crate::words::{below, equal, word};
+    // Nonzero exactly when some byte of `w` is escaped.
+    let marked = |w: u64| below(w, 0x20) | equal(w, b'"') | equal(w, b'\\') != 0;
     let mut words = b.chunks_exact(8);
     for (k, c) in (&mut words).enumerate() {
-        let w = word(c);
-        if below(w, 0x20) | equal(w, b'"') | equal(w, b'\\') != 0 {
+        if marked(word(c)) {
             if let Some(i) = c.iter().position(|&x| escaped(x)) {
                 return Some(k * 8 + i);
             }
         }
     }
+    // The last few bytes: in the word that ends the text (it overlaps the one before).
     let rest = words.remainder();
+    if let Some(last) = b.len().checked_sub(8).and_then(|at| b.get(at..)) {
+        if !rest.is_empty() && !marked(word(last)) {
+            return None;
+        }
+    }
     rest.iter().position(|&x| escaped(x)).map(|i| b.len() - rest.len() + i)
 }
 
@@ -58,11 +65,14 @@ mod tests {
 
     #[test]
     fn escapes_are_found_wherever_they_are() {
-        // Every byte value at every place of a 20-byte text of ASCII and UTF-8 (high) bytes.
-        for fill in [b'a', 0x7f, 0x80, 0xff, 0x21, 0x5d, 0x23] {
-            for at in 0..20 {
+        // Every byte value at every place of texts of ASCII and UTF-8 (high) bytes, shorter
+        // than a word, a word and longer, with and without bytes after the last whole word.
+        for (len, fill) in
+            [1, 5, 8, 13, 20].into_iter().flat_map(|n| [b'a', 0x7f, 0x80, 0xff, 0x21, 0x5d, 0x23].map(|f| (n, f)))
+        {
+            for at in 0..len {
                 for b in 0..=255u8 {
-                    let mut t = vec![fill; 20];
+                    let mut t = vec![fill; len];
                     t[at] = b;
                     let want = t.iter().position(|&x| x < 0x20 || x == b'"' || x == b'\\');
                     assert_eq!(first_escape(&t), want, "{b:#x} at {at} among {fill:#x}");

@@ -107,8 +107,14 @@ impl<const N: usize> Inline<N> {
 
     /// `v` as text, written in place when it fits.
     pub fn display(v: &impl fmt::Display) -> Self {
+        Self::written(|w| fmt::write(w, format_args!("{v}")))
+    }
+
+    /// The text `write` writes, in place when it fits. Called with the writer itself, not
+    /// through a `Formatter`, so each piece is a direct call (the tree's value texts).
+    pub fn written(write: impl FnOnce(&mut Writer<N>) -> fmt::Result) -> Self {
         let mut w = Writer { bytes: [0; N], len: 0, spill: None };
-        if fmt::write(&mut w, format_args!("{v}")).is_err() {
+        if write(&mut w).is_err() {
             return Inline::default();
         }
         match w.spill {
@@ -119,28 +125,42 @@ impl<const N: usize> Inline<N> {
 }
 
 /// Formats into the inline bytes, moving to a heap string once they are full.
-struct Writer<const N: usize> {
+pub struct Writer<const N: usize> {
     bytes: [u8; N],
     len: usize,
     spill: Option<String>,
 }
 
 impl<const N: usize> fmt::Write for Writer<N> {
+    // Inline: most pieces are a separator or a number's digits, a copy of a few bytes.
+    #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        if let Some(h) = &mut self.spill {
-            h.push_str(s);
-        } else if self.len + s.len() <= N.min(u8::MAX as usize) {
-            self.bytes[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
-            self.len += s.len();
-        } else {
-            // Whole strs copied so far: the bytes are UTF-8. Room for twice the text so far, so
-            // that a long text (a check's coordinates) grows once or not at all.
-            let mut h = String::with_capacity(2 * (self.len + s.len()));
-            h.push_str(&String::from_utf8_lossy(&self.bytes[..self.len]));
-            h.push_str(s);
-            self.spill = Some(h);
+        match self.bytes.get_mut(self.len..self.len + s.len()) {
+            Some(room) if self.spill.is_none() && self.len + s.len() <= u8::MAX as usize => {
+                room.copy_from_slice(s.as_bytes());
+                self.len += s.len();
+            }
+            _ => self.spill(s),
         }
         Ok(())
+    }
+}
+
+impl<const N: usize> Writer<N> {
+    /// `s` written after the text on the heap, where the text goes once it outgrows `N`.
+    #[inline(never)]
+    fn spill(&mut self, s: &str) {
+        match &mut self.spill {
+            Some(h) => h.push_str(s),
+            None => {
+                // Room for twice the text so far, so that a long text (a check's coordinates)
+                // grows once or not at all.
+                let mut h = String::with_capacity(2 * (self.len + s.len()));
+                h.push_str(std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default());
+                h.push_str(s);
+                self.spill = Some(h);
+            }
+        }
     }
 }
 
@@ -289,6 +309,19 @@ mod tests {
         assert_eq!(prefix.join("usage"), "lod[0].section[3].stored_declaration.element[12].usage");
         assert!(matches!(prefix.join("a name past the inline bytes").0, Repr::Heap(_)));
         assert_eq!(prefix.join("a name past the inline bytes").len(), prefix.len() + 28);
+    }
+
+    #[test]
+    fn written_text_is_the_pieces_joined_wherever_it_outgrows_the_inline_bytes() {
+        use std::fmt::Write;
+        let pieces = ["ab", "", "cdefghij", "é", "klmnopqrstu", "vwxyz", "0123456789"];
+        for k in 0..=pieces.len() {
+            let t = Short::written(|w| pieces[..k].iter().try_for_each(|p| w.write_str(p)));
+            let want = pieces[..k].concat();
+            assert_eq!(t.as_str(), want, "{k} pieces");
+            assert_eq!(t.inline().is_some(), want.len() <= 22, "{want}: inline exactly when it fits");
+        }
+        assert_eq!(Short::written(|_| Err(std::fmt::Error)).as_str(), "", "a failed write gives no text");
     }
 
     #[test]

@@ -36,16 +36,16 @@ impl Kind {
     pub fn show(self, b: &[u8]) -> Short {
         match self {
             Kind::Unsigned => Short::concat(&[decimal(unsigned(b), &mut Digits::new())]),
-            Kind::Signed => Short::display(&signed(b)),
+            Kind::Signed => Short::concat(&[itoa::Buffer::new().format(signed(b))]),
             Kind::Float => match b.len() {
                 8 => Short::display(&f64::from_bits(unsigned(b))),
-                _ => Short::display(&f32::from_bits(unsigned(b) as u32)),
+                _ => Short::written(|w| push_float(w, f32::from_bits(unsigned(b) as u32))),
             },
-            Kind::Floats => Short::display(&FloatBytes(b)),
-            Kind::List { width } => Short::display(&NumberBytes { bytes: b, width }),
+            Kind::Floats => Short::written(|w| write_floats(w, floats_le(b))),
+            Kind::List { width } => Short::written(|w| write_list(w, numbers_le(b, width))),
             Kind::Hex => hex_short(b),
             Kind::Text => text_short(b),
-            Kind::Flags(names) => Short::display(&FlagNames { value: unsigned(b), names }),
+            Kind::Flags(names) => Short::written(|w| write_flags(w, unsigned(b), names)),
             Kind::Offset { base } => offset_text(unsigned(b), base.into()),
         }
     }
@@ -115,14 +115,9 @@ pub fn show_floats(v: &[f32]) -> String {
     s
 }
 
-/// Little-endian f32s (whole ones: a last partial one is left out), shown as `show_floats`
-/// shows them: formatted straight into where the text goes, with no list or string between.
-struct FloatBytes<'a>(&'a [u8]);
-
-impl std::fmt::Display for FloatBytes<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write_floats(f, self.0.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-    }
+/// Little-endian f32s (whole ones: a last partial one is left out).
+fn floats_le(b: &[u8]) -> impl Iterator<Item = f32> + '_ {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 /// `[a, b, c]`, each as `push_float` writes it.
@@ -157,18 +152,10 @@ pub fn show_list<T: Copy + Into<u64>>(v: &[T]) -> String {
     s
 }
 
-/// Little-endian unsigned numbers of `width` bytes each (whole ones), shown as `show_list`
-/// shows them: formatted straight into where the text goes.
-struct NumberBytes<'a> {
-    bytes: &'a [u8],
-    width: u8,
-}
-
-impl std::fmt::Display for NumberBytes<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let width = usize::from(self.width.clamp(1, MAX_LIST_WIDTH));
-        write_list(f, self.bytes.chunks_exact(width).map(unsigned))
-    }
+/// Little-endian unsigned numbers of `width` bytes each (whole ones; a wider list is read
+/// `MAX_LIST_WIDTH` bytes a number).
+fn numbers_le(b: &[u8], width: u8) -> impl Iterator<Item = u64> + '_ {
+    b.chunks_exact(usize::from(width.clamp(1, MAX_LIST_WIDTH))).map(unsigned)
 }
 
 /// `[1, 2, 3]`.
@@ -295,42 +282,35 @@ pub fn hex_short(b: &[u8]) -> Short {
 
 /// Names the set bits of `value` from `names` (bit, name); unnamed bits are shown in hex.
 pub fn flag_names(value: u64, names: &[(u64, &str)]) -> String {
-    FlagNames { value, names }.to_string()
+    let mut s = String::new();
+    let _ = write_flags(&mut s, value, names);
+    s
 }
 
 /// `flag_names`' text, written straight into where it goes: `0x5 (a | c)`, `0x0 (none)`.
-struct FlagNames<'a> {
-    value: u64,
-    names: &'a [(u64, &'a str)],
-}
-
-impl std::fmt::Display for FlagNames<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let mut buf = [0; 16];
-        f.write_str("0x")?;
-        f.write_str(hex(self.value, &mut buf))?;
-        f.write_str(" (")?;
-        let mut rest = self.value;
-        let mut first = true;
-        let mut sep =
-            |f: &mut std::fmt::Formatter| if std::mem::take(&mut first) { Ok(()) } else { f.write_str(" | ") };
-        for &(bit, name) in self.names {
-            if bit != 0 && self.value & bit == bit {
-                sep(f)?;
-                f.write_str(name)?;
-                rest &= !bit;
-            }
+fn write_flags(w: &mut impl std::fmt::Write, value: u64, names: &[(u64, &str)]) -> std::fmt::Result {
+    let mut buf = [0; 16];
+    w.write_str("0x")?;
+    w.write_str(hex(value, &mut buf))?;
+    w.write_str(" (")?;
+    let mut rest = value;
+    let mut first = true;
+    for &(bit, name) in names {
+        if bit != 0 && value & bit == bit {
+            w.write_str(if std::mem::take(&mut first) { "" } else { " | " })?;
+            w.write_str(name)?;
+            rest &= !bit;
         }
-        if rest != 0 {
-            sep(f)?;
-            f.write_str("0x")?;
-            f.write_str(hex(rest, &mut buf))?;
-        }
-        if first {
-            f.write_str("none")?;
-        }
-        f.write_str(")")
     }
+    if rest != 0 {
+        w.write_str(if std::mem::take(&mut first) { "" } else { " | " })?;
+        w.write_str("0x")?;
+        w.write_str(hex(rest, &mut buf))?;
+    }
+    if first {
+        w.write_str("none")?;
+    }
+    w.write_str(")")
 }
 
 #[cfg(test)]
@@ -412,6 +392,36 @@ mod tests {
             assert_eq!(shown.inline().is_some(), shown.len() <= 22, "{shown}: inline exactly when it fits");
         }
         assert_eq!(Kind::Floats.show(&[0, 0, 0x80, 0x3f, 9]), "[1]", "a partial last float is left out");
+    }
+
+    #[test]
+    fn signed_and_float_bytes_show_as_display_does() {
+        for v in [0i64, -1, 1, i8::MIN as i64, i16::MIN as i64, i32::MIN as i64, i64::MIN, i64::MAX] {
+            let w = v.to_le_bytes();
+            for n in [1, 2, 4, 8] {
+                let cut = ((v << (64 - 8 * n)) >> (64 - 8 * n)).to_string();
+                assert_eq!(Kind::Signed.show(&w[..n]), cut.as_str(), "{v} in {n} bytes");
+            }
+        }
+        let floats = [0.0f32, -0.0, 1.5, -3.0, 0.1, 1e-7, 3.4e38, 16_777_216.0, f32::NAN, f32::INFINITY];
+        for x in floats {
+            assert_eq!(Kind::Float.show(&x.to_le_bytes()), x.to_string().as_str(), "{x}");
+        }
+        assert_eq!(Kind::Float.show(&0.1f64.to_le_bytes()), "0.1");
+    }
+
+    #[test]
+    fn flags_name_their_bits_and_show_the_rest_in_hex() {
+        let names: &'static [(u64, &'static str)] = &[(1, "a"), (4, "c"), (0, "never")];
+        let show = |v: u32| Kind::Flags(names).show(&v.to_le_bytes());
+        assert_eq!(show(5), "0x5 (a | c)");
+        assert_eq!(show(0), "0x0 (none)");
+        assert_eq!(show(0x12), "0x12 (0x12)");
+        assert_eq!(show(0x13), "0x13 (a | 0x12)");
+        // Longer than a `Short` holds inline: the text moves to the heap whole.
+        let long: &'static [(u64, &'static str)] = &[(1, "geometry in chunks"), (2, "skinned mesh")];
+        assert_eq!(Kind::Flags(long).show(&[3]), "0x3 (geometry in chunks | skinned mesh)");
+        assert_eq!(flag_names(7, long), "0x7 (geometry in chunks | skinned mesh | 0x4)");
     }
 
     #[test]
