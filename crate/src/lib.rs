@@ -7,6 +7,7 @@ pub mod document;
 pub mod error;
 pub mod export;
 pub mod field;
+mod float_text;
 pub mod formats;
 pub mod fx;
 pub(crate) mod json;

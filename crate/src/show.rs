@@ -135,13 +135,14 @@ fn write_floats(w: &mut impl std::fmt::Write, v: impl Iterator<Item = f32>) -> s
 /// `x` as `{}` shows it. A whole number below 2^24 (each is exact in an f32, and its digits
 /// are the shortest text that reads back as it) is written without the float formatter.
 fn push_float(w: &mut impl std::fmt::Write, x: f32) -> std::fmt::Result {
-    if x.fract() == 0.0 && x.abs() < 16_777_216.0 {
+    // A round trip through i32, not `fract` (a call to `truncf`); NaN fails the first test.
+    if x.abs() < 16_777_216.0 && (x as i32) as f32 == x {
         if x.is_sign_negative() {
             w.write_char('-')?;
         }
         w.write_str(decimal(x.abs() as u64, &mut Digits::new()))
     } else {
-        write!(w, "{x}")
+        crate::float_text::write_f32(w, x)
     }
 }
 
