@@ -8,14 +8,22 @@ use std::fmt::{self, Write};
 
 /// `x` as `{}` writes it.
 pub fn write_f32(w: &mut impl Write, x: f32) -> fmt::Result {
-    if x.is_finite() && !may_tie(x) {
+    if x.is_finite() {
         let mut buf = zmij::Buffer::new();
         let text = buf.format_finite(x);
-        if !text.as_bytes().contains(&b'e') && !text.ends_with(".0") {
+        let plain = !text.as_bytes().contains(&b'e') && !text.ends_with(".0");
+        let tie = || exact_digits(x).is_some_and(|n| n == significant_digits(text) + 1);
+        if plain && !tie() {
             return w.write_str(text);
         }
     }
     write!(w, "{x}")
+}
+
+/// The digits of a plain decimal text after its leading zeros (it has no trailing ones).
+fn significant_digits(text: &str) -> usize {
+    let digits = text.bytes().filter(u8::is_ascii_digit);
+    digits.skip_while(|&b| b == b'0').count()
 }
 
 /// 5^k for k up to 14.
@@ -29,10 +37,11 @@ const FIVES: [u64; 15] = {
     p
 };
 
-/// Whether `x`'s exact decimal value has a fraction and at most ten significant digits. Only
-/// then can two shortest texts of at most nine digits (all an f32 needs) be equally near it:
-/// the exact value ends in a 5 just past them.
-fn may_tie(x: f32) -> bool {
+/// The number of significant digits of `x`'s exact decimal value, when it has a fraction and
+/// at most ten of them (`None` otherwise). Two shortest texts are equally near `x` exactly when
+/// this is one more than their digits: the exact value ends in a 5 just past them. Their digits
+/// are at most nine (all an f32 needs), so a tie needs at most ten here.
+fn exact_digits(x: f32) -> Option<usize> {
     let bits = x.to_bits();
     let (exp, frac) = ((bits >> 23) & 0xff, bits & 0x7f_ffff);
     let (m, e) = if exp == 0 { (frac, -149) } else { (frac | 1 << 23, exp as i32 - 150) };
@@ -40,10 +49,9 @@ fn may_tie(x: f32) -> bool {
     let (m, e) = (m >> tz, e + tz as i32);
     // m · 2^-k is m · 5^k / 10^k: its significant digits are those of m · 5^k, at least
     // eleven once k is 15 or more.
-    match usize::try_from(-e) {
-        Ok(k @ 1..=14) => u64::from(m) * FIVES[k] < 10_000_000_000,
-        _ => false,
-    }
+    let k = usize::try_from(-e).ok().filter(|k| (1..FIVES.len()).contains(k))?;
+    let n = u64::from(m) * FIVES[k];
+    (n < 10_000_000_000).then(|| n.ilog10() as usize + 1)
 }
 
 #[cfg(test)]
@@ -118,10 +126,13 @@ mod tests {
         // 312985.125 is as near 312985.12 as 312985.13: `zmij` writes the former, `{}` the latter.
         let x = f32::from_bits(0x4898_d324);
         assert_eq!(zmij::Buffer::new().format(x), "312985.12");
-        assert!(may_tie(x));
+        assert_eq!(exact_digits(x), Some(9));
+        assert_eq!(significant_digits("312985.12"), 8);
         assert_eq!(text(x), "312985.13");
-        assert!(may_tie(0.5) && may_tie(-2.25), "short exact fractions");
-        assert!(!may_tie(0.1) && !may_tie(1e-30), "long exact fractions");
-        assert!(!may_tie(3.0) && !may_tie(0.0) && !may_tie(1e20), "no fraction");
+        // Short exact fractions are no tie: `zmij` writes all their digits.
+        assert_eq!((exact_digits(0.5), exact_digits(-2.25)), (Some(1), Some(3)));
+        assert_eq!(significant_digits("-0.00125"), 3);
+        assert_eq!((exact_digits(0.1), exact_digits(1e-30)), (None, None), "long exact fractions");
+        assert_eq!((exact_digits(3.0), exact_digits(0.0), exact_digits(1e20)), (None, None, None), "no fraction");
     }
 }
