@@ -50,6 +50,24 @@ impl Kind {
         }
     }
 
+    /// Writes `b` as `show` shows it, straight into `out`, for the kinds whose text is plain
+    /// JSON string content whatever the bytes (digits, signs, points, brackets, `NaN`, `inf`);
+    /// false, writing nothing, for the others.
+    pub fn write_plain(self, b: &[u8], out: &mut String) -> bool {
+        use std::fmt::Write;
+        // Writing into a `String` cannot fail.
+        let _ = match self {
+            Kind::Unsigned => out.write_str(decimal(unsigned(b), &mut Digits::new())),
+            Kind::Signed => out.write_str(itoa::Buffer::new().format(signed(b))),
+            Kind::Float if b.len() == 8 => write!(out, "{}", f64::from_bits(unsigned(b))),
+            Kind::Float => push_float(out, f32::from_bits(unsigned(b) as u32)),
+            Kind::Floats => write_floats(out, floats_le(b)),
+            Kind::List { width } => write_list(out, numbers_le(b, width)),
+            _ => return false,
+        };
+        true
+    }
+
     /// The kind's code, as the census's plans give a value kept as its kind: 1 to 6; for a
     /// list of numbers of `width` bytes (1 to 8), `LIST_CODES + width`; for an offset from
     /// `base` (up to 223), `OFFSET_CODES + base`. A flags kind, whose names table a byte
@@ -423,6 +441,34 @@ mod tests {
         let long: &'static [(u64, &'static str)] = &[(1, "geometry in chunks"), (2, "skinned mesh")];
         assert_eq!(Kind::Flags(long).show(&[3]), "0x3 (geometry in chunks | skinned mesh)");
         assert_eq!(flag_names(7, long), "0x7 (geometry in chunks | skinned mesh | 0x4)");
+    }
+
+    #[test]
+    fn plain_kinds_write_what_they_show_and_nothing_to_escape() {
+        let plain =
+            [Kind::Unsigned, Kind::Signed, Kind::Float, Kind::Floats, Kind::List { width: 2 }, Kind::List { width: 8 }];
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..40 {
+            let b: Vec<u8> = (0..n % 20)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    s as u8
+                })
+                .collect();
+            for (k, len) in plain.into_iter().flat_map(|k| [1, 2, 4, 8, b.len()].map(|len| (k, len))) {
+                let b = &b[..len.min(b.len())];
+                let mut out = String::from("x");
+                assert!(k.write_plain(b, &mut out), "{k:?}");
+                assert_eq!(out[1..], *k.show(b).as_str(), "{k:?} of {b:?}");
+                assert!(!out.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\'), "{out}");
+            }
+        }
+        for k in [Kind::Hex, Kind::Text, Kind::Flags(&[(1, "a")]), Kind::Offset { base: 0 }] {
+            let mut out = String::new();
+            assert!(!k.write_plain(b"\"q", &mut out) && out.is_empty(), "{k:?} is not plain");
+        }
     }
 
     #[test]

@@ -115,6 +115,14 @@ impl Span {
         }
     }
 
+    /// The kind and bytes of a value shown from the file (`Value::Of`); `None` for text.
+    pub fn shown_from<'f>(&self, file: &'f [u8]) -> Option<(Kind, &'f [u8])> {
+        match self.value {
+            Value::Of(k) => Some((k, self.bytes(file))),
+            _ => None,
+        }
+    }
+
     /// The span's bytes in `file`, empty where the file does not hold them.
     fn bytes<'f>(&self, file: &'f [u8]) -> &'f [u8] {
         usize::try_from(self.start)

@@ -183,13 +183,14 @@ fn write_shape_head(n: &ShapeNode, texts: &Texts, bytes: &[u8], out: &mut String
     let group = Head { name, path, start, end, confidence: None, ty: None, value: None, region: None, count: None };
     match (texts.span(n), n.region().and_then(|r| texts.regions.get(r as usize))) {
         (Some(s), _) => {
-            // Text the decoder made is borrowed; only a value of the file's bytes is shown.
+            // Text the decoder made is borrowed; a value of the file's bytes is shown into `out`.
             let shown;
-            let value = match s.value.as_text() {
-                Some(t) => t,
-                None => {
+            let value = match (s.value.as_text(), s.shown_from(bytes)) {
+                (Some(t), _) => HeadValue::Text(t),
+                (None, Some((kind, b))) => HeadValue::Of(kind, b),
+                (None, None) => {
                     shown = s.text(bytes);
-                    &shown
+                    HeadValue::Text(&shown)
                 }
             };
             write_head(&Head { confidence: Some(s.confidence), ty: Some(&s.ty), value: Some(value), ..group }, out)
@@ -222,9 +223,16 @@ struct Head<'a> {
     end: u64,
     confidence: Option<Confidence>,
     ty: Option<&'a str>,
-    value: Option<&'a str>,
+    value: Option<HeadValue<'a>>,
     region: Option<u32>,
     count: Option<u64>,
+}
+
+/// A node's value: text, or a kind and the bytes it shows.
+#[derive(Clone, Copy)]
+enum HeadValue<'a> {
+    Text(&'a str),
+    Of(crate::show::Kind, &'a [u8]),
 }
 
 fn write_node(n: &Node, out: &mut String) {
@@ -235,7 +243,7 @@ fn write_node(n: &Node, out: &mut String) {
         end: n.end,
         confidence: n.confidence,
         ty: n.ty.as_deref(),
-        value: n.value.as_deref(),
+        value: n.value.as_deref().map(HeadValue::Text),
         region: n.region,
         count: n.count,
     };
@@ -269,10 +277,20 @@ fn write_head(n: &Head, out: &mut String) {
         json_chars(t, out);
         out.push('"');
     }
-    if let Some(v) = n.value {
-        out.push_str(",\"value\":\"");
-        json_chars(v, out);
-        out.push('"');
+    match n.value {
+        Some(HeadValue::Text(v)) => {
+            out.push_str(",\"value\":\"");
+            json_chars(v, out);
+            out.push('"');
+        }
+        Some(HeadValue::Of(kind, b)) => {
+            out.push_str(",\"value\":\"");
+            if !kind.write_plain(b, out) {
+                json_chars(&kind.show(b), out);
+            }
+            out.push('"');
+        }
+        None => {}
     }
     if let Some(r) = n.region {
         out.push_str(",\"region\":");
