@@ -35,37 +35,27 @@ impl Kind {
     /// `b` shown as this kind; `b` is the whole field.
     pub fn show(self, b: &[u8]) -> Short {
         match self {
-            Kind::Unsigned => Short::concat(&[decimal(unsigned(b), &mut Digits::new())]),
-            Kind::Signed => Short::concat(&[itoa::Buffer::new().format(signed(b))]),
-            Kind::Float => match b.len() {
-                8 => Short::display(&f64::from_bits(unsigned(b))),
-                _ => Short::written(|w| push_float(w, f32::from_bits(unsigned(b) as u32))),
-            },
-            Kind::Floats => Short::written(|w| write_floats(w, floats_le(b))),
-            Kind::List { width } => Short::written(|w| write_list(w, numbers_le(b, width))),
             Kind::Hex => hex_short(b),
             Kind::Text => text_short(b),
             Kind::Flags(names) => Short::written(|w| write_flags(w, unsigned(b), names)),
             Kind::Offset { base } => offset_text(unsigned(b), base.into()),
+            _ => Short::written(|w| self.write_plain(b, w).unwrap_or(Ok(()))),
         }
     }
 
-    /// Writes `b` as `show` shows it, straight into `out`, for the kinds whose text is plain
-    /// JSON string content whatever the bytes (digits, signs, points, brackets, `NaN`, `inf`);
-    /// false, writing nothing, for the others.
-    pub fn write_plain(self, b: &[u8], out: &mut String) -> bool {
-        use std::fmt::Write;
-        // Writing into a `String` cannot fail.
-        let _ = match self {
-            Kind::Unsigned => out.write_str(decimal(unsigned(b), &mut Digits::new())),
-            Kind::Signed => out.write_str(itoa::Buffer::new().format(signed(b))),
-            Kind::Float if b.len() == 8 => write!(out, "{}", f64::from_bits(unsigned(b))),
-            Kind::Float => push_float(out, f32::from_bits(unsigned(b) as u32)),
-            Kind::Floats => write_floats(out, floats_le(b)),
-            Kind::List { width } => write_list(out, numbers_le(b, width)),
-            _ => return false,
-        };
-        true
+    /// Writes `b` as `show` shows it, for the kinds whose text is plain JSON string content
+    /// whatever the bytes (digits, signs, points, brackets, `NaN`, `inf`): the tree writes
+    /// them straight into its JSON. `None`, writing nothing, for the others.
+    pub fn write_plain(self, b: &[u8], w: &mut impl std::fmt::Write) -> Option<std::fmt::Result> {
+        Some(match self {
+            Kind::Unsigned => w.write_str(decimal(unsigned(b), &mut Digits::new())),
+            Kind::Signed => w.write_str(itoa::Buffer::new().format(signed(b))),
+            Kind::Float if b.len() == 8 => write!(w, "{}", f64::from_bits(unsigned(b))),
+            Kind::Float => push_float(w, f32::from_bits(unsigned(b) as u32)),
+            Kind::Floats => write_floats(w, floats_le(b)),
+            Kind::List { width } => write_list(w, numbers_le(b, width)),
+            Kind::Hex | Kind::Text | Kind::Flags(_) | Kind::Offset { .. } => return None,
+        })
     }
 
     /// The kind's code, as the census's plans give a value kept as its kind: 1 to 6; for a
@@ -460,14 +450,14 @@ mod tests {
             for (k, len) in plain.into_iter().flat_map(|k| [1, 2, 4, 8, b.len()].map(|len| (k, len))) {
                 let b = &b[..len.min(b.len())];
                 let mut out = String::from("x");
-                assert!(k.write_plain(b, &mut out), "{k:?}");
+                assert!(k.write_plain(b, &mut out).is_some(), "{k:?}");
                 assert_eq!(out[1..], *k.show(b).as_str(), "{k:?} of {b:?}");
                 assert!(!out.bytes().any(|c| c < 0x20 || c == b'"' || c == b'\\'), "{out}");
             }
         }
         for k in [Kind::Hex, Kind::Text, Kind::Flags(&[(1, "a")]), Kind::Offset { base: 0 }] {
             let mut out = String::new();
-            assert!(!k.write_plain(b"\"q", &mut out) && out.is_empty(), "{k:?} is not plain");
+            assert!(k.write_plain(b"\"q", &mut out).is_none() && out.is_empty(), "{k:?} is not plain");
         }
     }
 

@@ -285,7 +285,7 @@ fn write_head(n: &Head, out: &mut String) {
         }
         Some(HeadValue::Of(kind, b)) => {
             out.push_str(",\"value\":\"");
-            if !kind.write_plain(b, out) {
+            if kind.write_plain(b, out).is_none() {
                 json_chars(&kind.show(b), out);
             }
             out.push('"');
