@@ -196,7 +196,12 @@ pub fn show_text(b: &[u8]) -> String {
 /// `show_text(b)` as a `Short`: printable ASCII (most names) goes in as it is, without a
 /// `String` made first.
 pub fn text_short(b: &[u8]) -> Short {
-    match std::str::from_utf8(b) {
+    text_short_of(b, std::str::from_utf8(b))
+}
+
+/// `text_short` of `b`, given `b` as checked UTF-8 (`utf8`) by a caller that needs it too.
+pub fn text_short_of(b: &[u8], utf8: Result<&str, std::str::Utf8Error>) -> Short {
+    match utf8 {
         Ok(s) if b.iter().all(|c| (0x20..0x7f).contains(c)) => Short::from(s),
         _ => show_text(b).into(),
     }

@@ -122,6 +122,33 @@ fn written_back_byte_for_byte_with_metadata() {
     }
 }
 
+/// The bytes of a section record that no field describes are written back as the file holds
+/// them: another writer may leave anything there.
+#[test]
+fn undescribed_section_bytes_are_written_back() {
+    use meshscope::formats::frostbite::section;
+    use meshscope::laid::Layout;
+    for bm in [rigid(), skinned(1, false)] {
+        let mut bytes = build(&bm).resource;
+        let at: Vec<u64> = details(&open("x.res", bytes.clone())).section_at.iter().flatten().copied().collect();
+        assert!(!at.is_empty(), "{}", bm.name);
+        let mut changed = 0;
+        for (k, &s) in at.iter().enumerate() {
+            for &(from, to) in section::LAYOUT.gaps() {
+                for o in from..to {
+                    let b = &mut bytes[s as usize + o as usize];
+                    *b = (o as u8).wrapping_mul(7).wrapping_add(k as u8) | 1;
+                    changed += 1;
+                }
+            }
+        }
+        assert_eq!(changed, at.len() * 82, "the section record leaves 82 bytes undescribed");
+        let doc = open("x.res", bytes.clone());
+        assert!(doc.errors.is_empty(), "{}: {:?}", bm.name, doc.errors);
+        assert_eq!(doc.rewrite().unwrap().unwrap(), bytes, "{}", bm.name);
+    }
+}
+
 #[test]
 fn record_layout_follows_the_description() {
     let b = build(&rigid());

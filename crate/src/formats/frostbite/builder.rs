@@ -180,7 +180,6 @@ fn section_record(t: &TriMesh, skinned: bool) -> Section {
     let (lo, hi) = measure(&exact, [None, None], &t.indices).bounds.unwrap_or(([0.0; 3], [0.0; 3]));
     let lower = t.material.to_lowercase();
     Section {
-        raw: vec![0; super::section::SIZE],
         material: t.material.clone(),
         bones: t.bones.clone(),
         flags: t.flags.unwrap_or_else(|| pass_flags(&t.lists)),

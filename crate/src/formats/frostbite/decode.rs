@@ -13,7 +13,7 @@ use crate::field::{decimal, Digits, FieldType};
 use crate::model::{Check, Decode};
 use crate::read::Reader;
 use crate::short::PathText;
-use crate::show::{show_list, text_short};
+use crate::show::{show_list, text_short_of};
 use crate::span::{Confidence, Fields, Kind};
 
 /// One pointer field as read, with the bytes of what it names (0 for an empty list).
@@ -150,18 +150,19 @@ impl<'a> Pool<'a, '_> {
         let b = rest.peek(len)?;
         let k = self.strings;
         self.strings += 1;
+        let utf8 = std::str::from_utf8(b);
         self.f.add(
             at as u64,
             len as u64 + 1,
             PathText::concat(&["pool.strings[", decimal(k as u64, &mut Digits::new()), "]"]),
             "char[] + NUL",
-            text_short(b),
+            text_short_of(b, utf8),
             Confidence::Proven,
             note,
         );
         self.covered.push((at, at + len + 1));
         self.ptrs.all[slot].len = len as u64 + 1;
-        let s = match std::str::from_utf8(b) {
+        let s = match utf8 {
             Ok(s) => s.to_string(),
             Err(_) => {
                 self.place.raw_strings.push((at, rest.peek(len + 1)?.to_vec()));

@@ -17,7 +17,7 @@ pub const DECLARATIONS_AT: [usize; 2] = [0x70, 0xD4];
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Section {
     /// Every record byte as stored; undescribed bytes come from here.
-    pub raw: Vec<u8>,
+    pub raw: RecordBytes,
     /// 0x8 -> material name (Proven).
     pub material: String,
     /// 0x10 -> bone list, 0x18 its count (Proven).
@@ -57,6 +57,17 @@ pub struct Section {
     /// 0x150, 0x160: bounds (Observed; w is 0).
     pub bounds_min: [f32; 4],
     pub bounds_max: [f32; 4],
+}
+
+/// A section record's bytes, held in place rather than on the heap: the record is fixed in
+/// size, and a MeshSet's sections are each read once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordBytes(pub [u8; SIZE]);
+
+impl Default for RecordBytes {
+    fn default() -> Self {
+        RecordBytes([0; SIZE])
+    }
 }
 
 #[derive(Debug, Default)]
@@ -126,7 +137,7 @@ fn parse(raw: &[u8; SIZE]) -> Section {
     let decl =
         |at: usize| declaration::parse(raw[at..at + declaration::SIZE].try_into().unwrap_or(&[0; declaration::SIZE]));
     Section {
-        raw: raw.to_vec(),
+        raw: RecordBytes(*raw),
         flags: raw[0x1B],
         material_slot: raw[0x1C],
         stride: raw[0x1E],
@@ -227,8 +238,7 @@ impl Layout for SectionLayout {
 
 pub fn write(s: &Section, out: &mut [u8], material: u64, bones: u64) {
     let n = SIZE.min(out.len());
-    let raw_n = s.raw.len().min(n);
-    out[..raw_n].copy_from_slice(&s.raw[..raw_n]);
+    out[..n].copy_from_slice(&s.raw.0[..n]);
     let mut put = |at: usize, b: &[u8]| {
         if at + b.len() <= n {
             out[at..at + b.len()].copy_from_slice(b);
