@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::formats::{self, Details, Format};
 use crate::mesh::Mesh;
-use crate::shape::{Shape, Texts};
+use crate::shape::{Shape, ShapeNode, Texts};
 use crate::span::{Confidence, Record, SpanBounds, SpanMap, SpanText, Text};
 use crate::tree::{self, Node};
 use serde::Serialize;
@@ -115,10 +115,10 @@ impl Document {
     /// `from_decode` of a `formats::decode_first`: the format's later checks wait for `checks`.
     pub fn from_first(name: &str, format: Format, bytes: Vec<u8>, d: Decode) -> Document {
         Document {
+            spans: SpanMap::over(d.fields.spans, d.fields.regions, &bytes),
             name: name.to_string(),
             format,
             bytes,
-            spans: SpanMap::new(d.fields.spans, d.fields.regions),
             records: d.fields.records,
             shape: OnceLock::new(),
             tree: OnceLock::new(),
@@ -240,13 +240,20 @@ impl Document {
     /// part, whose nodes count the children left out (`kids`).
     pub fn tree_json_top(&self, levels: usize) -> String {
         let levels = levels.max(1);
-        let texts = self.texts();
         if let Some(shape) = self.shape.get() {
-            return tree::json_levels(shape, &texts, &self.bytes, &shape.roots, levels);
+            return tree::json_levels(shape, &self.texts(), &self.bytes, &shape.roots, levels);
         }
         // The shape to one level below the ones shown (their children are counted); the
-        // whole shape waits for the first look further down.
-        let top = Shape::top(texts.spans, texts.regions, &self.records, levels.saturating_add(1));
+        // whole shape waits for the first look further down, and so do the placeholders'
+        // fields (`laid`) when no placeholder is above the last level.
+        let regions = self.spans.regions();
+        if let Some((spans, _)) = self.spans.laid().filter(|&(_, depth)| depth >= levels) {
+            let top = Shape::top(spans, regions, &self.records, levels.saturating_add(1));
+            let kids = |n: &ShapeNode| n.span().and_then(|i| self.spans.laid_children(i as usize));
+            return tree::json_levels_laid(&top, &Texts { spans, regions }, &self.bytes, &top.roots, levels, &kids);
+        }
+        let texts = self.texts();
+        let top = Shape::top(texts.spans, regions, &self.records, levels.saturating_add(1));
         tree::json_levels(&top, &texts, &self.bytes, &top.roots, levels)
     }
 

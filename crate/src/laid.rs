@@ -6,7 +6,7 @@
 
 use crate::short::{PathText, Short};
 use crate::show::Kind;
-use crate::span::{Confidence, Span, Text, Value};
+use crate::span::{Confidence, Span, SpanBounds, Text, Value};
 
 /// How the parts of a record laid out statically follow from its bytes.
 pub trait Layout: Sync {
@@ -143,17 +143,95 @@ pub fn own_bytes(file: &[u8], start: u64, len: u64) -> Option<&[u8]> {
     file.get(s..s.checked_add(usize::try_from(len).ok()?)?)
 }
 
+/// Lists of parts kept from one record to the next, one a level of sub-records, so that
+/// expanding records one after another allocates only for the first; and the bounds of the
+/// last sub-record, which the next often repeats (a section's two declarations, its
+/// neighbours' of the same vertex format).
+#[derive(Debug, Default)]
+pub struct Scratch(Vec<Vec<Part>>, [Memo; 2]);
+
+/// A sub-record's layout (`LayoutRef::addr`) and bytes, and its fields' bounds from its start.
+#[derive(Debug, Default)]
+struct Memo {
+    layout: usize,
+    own: Vec<u8>,
+    bounds: Vec<SpanBounds>,
+}
+
+impl Scratch {
+    /// The parts of the record laid out as `layout` whose bytes are `own`, in the list of
+    /// level `depth`, taken out while in use (a sub-record's fill the next): `keep` puts it back.
+    fn parts(&mut self, depth: usize, layout: LayoutRef, own: &[u8]) -> Vec<Part> {
+        if self.0.len() <= depth {
+            // Room for a record's parts at once (a declaration has up to 64).
+            self.0.resize_with(depth + 1, || Vec::with_capacity(64));
+        }
+        let mut parts = std::mem::take(&mut self.0[depth]);
+        layout.0.parts(own, &mut parts);
+        parts
+    }
+
+    fn keep(&mut self, depth: usize, parts: Vec<Part>) {
+        if let Some(slot) = self.0.get_mut(depth) {
+            *slot = parts;
+        }
+    }
+}
+
 /// The spans of the record laid out at `start` under `path`, with parts `parts` made of its
 /// bytes `own`, appended to `out`: `path.group.name` for a field in a group, `path.name` for
 /// one directly in it, and a sub-record's under `path.name`.
 pub fn expand(path: &PathText, start: u64, own: &[u8], parts: &[Part], out: &mut Vec<Span>) {
-    for p in parts {
+    let at = Within { path, start, own, keep: None };
+    expand_parts(at, parts, out, &mut Scratch::default(), 0);
+}
+
+/// A placeholder's record: its path, layout, first byte and bytes.
+#[derive(Clone, Copy)]
+pub struct Placed<'a> {
+    pub path: &'a PathText,
+    pub layout: LayoutRef,
+    pub start: u64,
+    pub own: &'a [u8],
+}
+
+/// `expand` of a placeholder's record, its parts made in `scratch`; with `keep`, only the
+/// fields that reach into those bytes (a window of the file).
+pub fn expand_record(r: Placed, keep: Option<std::ops::Range<u64>>, out: &mut Vec<Span>, scratch: &mut Scratch) {
+    let parts = scratch.parts(0, r.layout, r.own);
+    let at = Within { path: r.path, start: r.start, own: r.own, keep: keep.map(|k| (k.start, k.end)) };
+    expand_parts(at, &parts, out, scratch, 1);
+    scratch.keep(0, parts);
+}
+
+/// A record being expanded: its path, where it starts, its bytes, and the bytes whose fields
+/// are kept.
+#[derive(Clone, Copy)]
+struct Within<'a> {
+    path: &'a PathText,
+    start: u64,
+    own: &'a [u8],
+    keep: Option<(u64, u64)>,
+}
+
+impl Within<'_> {
+    /// Whether bytes `[at, at + len)` reach into the kept ones, as a window's spans do.
+    fn keeps(&self, at: u64, len: u64) -> bool {
+        self.keep.is_none_or(|(start, end)| at < end && at.saturating_add(len) > start)
+    }
+}
+
+/// `expand`, sub-records' parts made in `scratch` from level `depth`.
+fn expand_parts(at: Within, parts: &[Part], out: &mut Vec<Span>, scratch: &mut Scratch, depth: usize) {
+    let Within { path, start, own, .. } = at;
+    for p in parts.iter().filter(|p| at.keeps(start + p.start as u64, p.len as u64)) {
         if let PartValue::Laid(l) = p.value {
             let sub = PathText::concat(&[path.as_str(), ".", p.name]);
             let Some(sub_own) = own_bytes(own, p.start as u64, p.len as u64) else { continue };
-            let mut sub_parts = Vec::new();
-            l.0.parts(sub_own, &mut sub_parts);
-            expand(&sub, start + p.start as u64, sub_own, &sub_parts, out);
+            let sub_parts = scratch.parts(depth, l, sub_own);
+            let within = Within { path: &sub, start: start + p.start as u64, own: sub_own, ..at };
+            expand_parts(within, &sub_parts, out, scratch, depth + 1);
+            scratch.keep(depth, sub_parts);
             continue;
         }
         let Some(value) = p.value() else { continue };
@@ -171,6 +249,57 @@ pub fn expand(path: &PathText, start: u64, own: &[u8], parts: &[Part], out: &mut
             confidence: p.confidence,
             note: Text::Borrowed(p.note),
         });
+    }
+}
+
+/// Where the spans `expand` makes of the record laid out as `layout` at `start` (its bytes
+/// `own`) are and how sure, in the same order, appended to `out`: no path or value is made.
+pub fn expand_bounds(layout: LayoutRef, start: u64, own: &[u8], out: &mut Vec<SpanBounds>, scratch: &mut Scratch) {
+    bounds_at(Laid { layout, start, own }, out, scratch, 0);
+}
+
+/// A record laid out as `layout` at `start`, its bytes `own`.
+#[derive(Clone, Copy)]
+struct Laid<'a> {
+    layout: LayoutRef,
+    start: u64,
+    own: &'a [u8],
+}
+
+/// `expand_bounds`, sub-records' parts made in `scratch` from level `depth`.
+fn bounds_at(r: Laid, out: &mut Vec<SpanBounds>, scratch: &mut Scratch, depth: usize) {
+    // A layout's parts follow from its bytes alone, so equal bytes give equal bounds.
+    let hit = |m: &&Memo| m.layout == r.layout.addr() && m.own == r.own;
+    if let Some(m) = scratch.1.iter().find(hit).filter(|_| depth == 1) {
+        out.extend(m.bounds.iter().map(|b| SpanBounds { start: r.start + b.start, ..*b }));
+        return;
+    }
+    let from = out.len();
+    let parts = scratch.parts(depth, r.layout, r.own);
+    for p in &parts {
+        let start = r.start + p.start as u64;
+        match p.value {
+            PartValue::Laid(layout) => {
+                if let Some(own) = own_bytes(r.own, p.start as u64, p.len as u64) {
+                    bounds_at(Laid { layout, start, own }, out, scratch, depth + 1);
+                }
+            }
+            PartValue::Group => {}
+            PartValue::Text(_) | PartValue::Of(_) => {
+                out.push(SpanBounds { start, len: p.len as u64, confidence: p.confidence })
+            }
+        }
+    }
+    scratch.keep(depth, parts);
+    if depth == 1 {
+        // The older of the two goes: a section's stored and draw declarations alternate.
+        scratch.1.swap(0, 1);
+        let memo = &mut scratch.1[0];
+        memo.layout = r.layout.addr();
+        memo.own.clear();
+        memo.own.extend_from_slice(r.own);
+        memo.bounds.clear();
+        memo.bounds.extend(out[from..].iter().map(|b| SpanBounds { start: b.start - r.start, ..*b }));
     }
 }
 

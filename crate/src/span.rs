@@ -5,12 +5,13 @@
 //! expanded into spans only for the window asked for, so the cost of a window does not
 //! depend on the file's size.
 
-use crate::laid::LayoutRef;
+use crate::laid::{LayoutRef, Placed, Scratch};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 pub use crate::show::Kind;
 use serde::Serialize;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// Text that is usually a literal of the decoder (a type name, a note from the
 /// description): borrowed then, so recording a field does not copy it.
@@ -235,6 +236,21 @@ struct Within {
     end: u64,
 }
 
+impl Within {
+    /// Whether `[start, start + len)` reaches into the window.
+    fn overlaps(self, start: u64, len: u64) -> bool {
+        start < self.end && start.saturating_add(len) > self.start
+    }
+}
+
+/// What `SpanMap::gather` makes of a span, of a placeholder (its fields that reach into the
+/// window, appended), and of a region's element.
+struct Gather<F, L, E> {
+    fixed: F,
+    laid: L,
+    elem: E,
+}
+
 /// Every span and region of one file, indexed for window queries.
 #[derive(Debug, Clone, Default)]
 pub struct SpanMap {
@@ -247,6 +263,21 @@ pub struct SpanMap {
     /// Bytes the spans of each level cover, unclipped (`level_unions`): the spans never
     /// change after `new`, so this is their coverage for any file that holds them all.
     levels: [u64; 4],
+    /// The placeholders among `spans` (records laid out statically, `laid`) whose bytes the
+    /// file holds, by index, with where their bytes are in `laid_bytes`: their fields are
+    /// made from those when asked for, without the file.
+    laid: Vec<Placeholder>,
+    laid_bytes: Vec<u8>,
+    /// `spans` with each placeholder replaced by its fields and sorted as `spans` are, made
+    /// on first use (`fixed`).
+    expanded: OnceLock<Vec<Span>>,
+}
+
+/// A placeholder of `SpanMap::spans` and where its record's bytes are in `laid_bytes`.
+#[derive(Debug, Clone, Copy)]
+struct Placeholder {
+    index: usize,
+    at: usize,
 }
 
 /// The bytes below `limit` that the spans of each level cover, each byte counted once per
@@ -254,7 +285,7 @@ pub struct SpanMap {
 /// covered so far.
 fn level_unions(spans: &[Span], limit: u64) -> [u64; 4] {
     let mut u = Unions::default();
-    spans.iter().for_each(|s| u.add(s, limit));
+    spans.iter().for_each(|s| u.add(s.start, s.len, s.confidence, limit));
     u.totals
 }
 
@@ -266,10 +297,10 @@ struct Unions {
 }
 
 impl Unions {
-    fn add(&mut self, s: &Span, limit: u64) {
-        let c = s.confidence as usize;
-        let start = s.start.max(self.covered_to[c]);
-        let end = s.end().min(limit);
+    fn add(&mut self, start: u64, len: u64, confidence: Confidence, limit: u64) {
+        let c = confidence as usize;
+        let end = start.saturating_add(len).min(limit);
+        let start = start.max(self.covered_to[c]);
         if end > start {
             self.totals[c] += end - start;
             self.covered_to[c] = end;
@@ -312,24 +343,134 @@ fn sort_spans(spans: &mut [Span]) {
 }
 
 impl SpanMap {
-    /// Indexes `spans` in the order of a stable sort by (start, len).
-    pub fn new(mut spans: Vec<Span>, regions: Vec<Region>) -> Self {
+    /// Indexes `spans` in the order of a stable sort by (start, len); placeholders stay as
+    /// they are (`over` makes their fields).
+    pub fn new(spans: Vec<Span>, regions: Vec<Region>) -> Self {
+        SpanMap::over(spans, regions, &[])
+    }
+
+    /// `new` for the spans of a decode of `file`: a placeholder whose bytes `file` holds
+    /// answers as its fields would (`laid::expand`), which are made only when asked for.
+    pub fn over(mut spans: Vec<Span>, regions: Vec<Region>, file: &[u8]) -> Self {
         sort_spans(&mut spans);
-        // One pass for both: `level_unions(&spans, u64::MAX)` and the running largest end.
-        let (mut m, mut levels) = (0, Unions::default());
+        let mut laid = Vec::new();
+        let mut at = 0;
+        for (index, s) in spans.iter().enumerate() {
+            if let (Value::Laid(_), Some(own)) = (&s.value, crate::laid::own_bytes(file, s.start, s.len)) {
+                laid.push(Placeholder { index, at });
+                at += own.len();
+            }
+        }
+        let mut laid_bytes = Vec::with_capacity(at);
+        for p in &laid {
+            let s = &spans[p.index];
+            laid_bytes.extend_from_slice(crate::laid::own_bytes(file, s.start, s.len).unwrap_or(&[]));
+        }
+        let mut m = 0;
         let max_end = spans
             .iter()
             .map(|s| {
-                levels.add(s, u64::MAX);
                 m = m.max(s.end());
                 m
             })
             .collect();
-        SpanMap { spans, max_end, regions, levels: levels.totals }
+        let mut map = SpanMap { spans, max_end, regions, levels: [0; 4], laid, laid_bytes, expanded: OnceLock::new() };
+        map.levels = map.level_totals();
+        map
     }
 
+    /// `level_unions(self.fixed(), u64::MAX)`, from the placeholders' fields' bounds.
+    fn level_totals(&self) -> [u64; 4] {
+        if self.laid.is_empty() {
+            return level_unions(&self.spans, u64::MAX);
+        }
+        let (mut all, mut scratch) = (Vec::with_capacity(64), Scratch::default());
+        let (mut u, mut last) = (Unions::default(), 0);
+        for (i, s) in self.spans.iter().enumerate() {
+            all.clear();
+            match self.placeholder(i, s) {
+                Some((l, own)) => crate::laid::expand_bounds(l, s.start, own, &mut all, &mut scratch),
+                None => all.push(SpanBounds { start: s.start, len: s.len, confidence: s.confidence }),
+            }
+            for b in &all {
+                // The sweep needs its spans by start: fields a record lays out out of order
+                // (or in a span's way) are summed from all the bounds, sorted.
+                if b.start < last {
+                    return self.level_totals_sorted();
+                }
+                last = b.start;
+                u.add(b.start, b.len, b.confidence, u64::MAX);
+            }
+        }
+        u.totals
+    }
+
+    /// `level_totals` from every span's and placeholder field's bounds, sorted by start.
+    fn level_totals_sorted(&self) -> [u64; 4] {
+        let (mut all, mut scratch) = (Vec::new(), Scratch::default());
+        for (i, s) in self.spans.iter().enumerate() {
+            match self.placeholder(i, s) {
+                Some((l, own)) => crate::laid::expand_bounds(l, s.start, own, &mut all, &mut scratch),
+                None => all.push(SpanBounds { start: s.start, len: s.len, confidence: s.confidence }),
+            }
+        }
+        // A union is the same whatever the order of equal starts.
+        all.sort_unstable_by_key(|b| b.start);
+        let mut u = Unions::default();
+        all.iter().for_each(|b| u.add(b.start, b.len, b.confidence, u64::MAX));
+        u.totals
+    }
+
+    /// The layout and bytes of `s`, `spans[i]`, when it is a placeholder whose bytes are kept.
+    fn placeholder(&self, i: usize, s: &Span) -> Option<(LayoutRef, &[u8])> {
+        let Value::Laid(l) = s.value else { return None };
+        let k = self.laid.binary_search_by_key(&i, |p| p.index).ok()?;
+        let at = self.laid[k].at;
+        Some((l, self.laid_bytes.get(at..at.checked_add(usize::try_from(s.len).ok()?)?)?))
+    }
+
+    /// The spans with their placeholders, when some are kept (`over`), and how many path
+    /// segments the shallowest placeholder has: a tree of no more levels than that can be made
+    /// from these, the placeholders counting their fields (`laid_children`).
+    pub fn laid(&self) -> Option<(&[Span], usize)> {
+        let depth = self.laid.iter().map(|p| self.spans[p.index].path.split('.').count()).min()?;
+        Some((&self.spans, depth))
+    }
+
+    /// For `laid()[i]` a placeholder, the number of its record's children as the fields it
+    /// stands for make them: its fields, groups and sub-records that hold a field.
+    pub fn laid_children(&self, i: usize) -> Option<usize> {
+        let s = self.spans.get(i)?;
+        let (l, own) = self.placeholder(i, s)?;
+        let mut parts = Vec::new();
+        l.0.parts(own, &mut parts);
+        let holds = |p: &crate::laid::Part| match p.value {
+            crate::laid::PartValue::Group => p.kids > 0,
+            crate::laid::PartValue::Laid(_) => crate::laid::own_bytes(own, p.start as u64, p.len as u64).is_some(),
+            _ => true,
+        };
+        Some(parts.iter().filter(|p| p.group == crate::laid::IN_RECORD && holds(p)).count())
+    }
+
+    /// Every span, each placeholder's fields in its place.
     pub fn fixed(&self) -> &[Span] {
-        &self.spans
+        if self.laid.is_empty() {
+            return &self.spans;
+        }
+        self.expanded.get_or_init(|| {
+            let (mut out, mut scratch) = (Vec::with_capacity(self.spans.len() * 4), Scratch::default());
+            for (i, s) in self.spans.iter().enumerate() {
+                match self.placeholder(i, s) {
+                    Some((layout, own)) => {
+                        let r = Placed { path: &s.path, layout, start: s.start, own };
+                        crate::laid::expand_record(r, None, &mut out, &mut scratch)
+                    }
+                    None => out.push(s.clone()),
+                }
+            }
+            sort_spans(&mut out);
+            out
+        })
     }
 
     pub fn regions(&self) -> &[Region] {
@@ -339,40 +480,57 @@ impl SpanMap {
     /// Every span (fixed or expanded from a region) that overlaps `[start, end)`, by start,
     /// with its value's text; `bytes` is the whole file.
     pub fn window(&self, start: u64, end: u64, bytes: &[u8]) -> Vec<SpanText> {
+        let w = Within { start, end };
         let fixed = |s: &Span| s.shown(bytes);
+        let (mut fields, mut scratch) = (Vec::new(), Scratch::default());
+        let laid = |s: &Span, layout: LayoutRef, own: &[u8], out: &mut Vec<SpanText>| {
+            fields.clear();
+            let r = Placed { path: &s.path, layout, start: s.start, own };
+            crate::laid::expand_record(r, Some(start..end), &mut fields, &mut scratch);
+            out.extend(fields.iter().map(|f| f.shown(bytes)));
+        };
         let elem = |r: &Region, i: u64, e: &Elem| r.expand(i, e, bytes);
-        self.gather(Within { start, end }, fixed, elem, |s| (s.start, s.len))
+        self.gather(w, Gather { fixed, laid, elem }, |s| (s.start, s.len))
     }
 
     /// Where `window`'s spans are and how sure, in the same order, with no text made: what
     /// the hex view colors a screen with.
     pub fn bounds(&self, start: u64, end: u64) -> Vec<SpanBounds> {
+        let w = Within { start, end };
         let fixed = |s: &Span| SpanBounds { start: s.start, len: s.len, confidence: s.confidence };
+        let (mut all, mut scratch) = (Vec::new(), Scratch::default());
+        let laid = |s: &Span, l: LayoutRef, own: &[u8], out: &mut Vec<SpanBounds>| {
+            all.clear();
+            crate::laid::expand_bounds(l, s.start, own, &mut all, &mut scratch);
+            out.extend(all.iter().filter(|b| w.overlaps(b.start, b.len)));
+        };
         let elem = |r: &Region, i: u64, e: &Elem| SpanBounds {
             start: r.elem_start(i, e),
             len: e.len,
             confidence: e.confidence,
         };
-        self.gather(Within { start, end }, fixed, elem, |b| (b.start, b.len))
+        self.gather(w, Gather { fixed, laid, elem }, |b| (b.start, b.len))
     }
 
-    /// One `T` for each span overlapping the window (fixed spans first, then region
-    /// elements), stably sorted by `key`.
-    fn gather<T>(
-        &self,
-        w: Within,
-        mut fixed: impl FnMut(&Span) -> T,
-        mut elem: impl FnMut(&Region, u64, &Elem) -> T,
-        key: impl Fn(&T) -> (u64, u64),
-    ) -> Vec<T> {
+    /// One `T` for each span overlapping the window (fixed spans, a placeholder's fields in
+    /// its place, then region elements), stably sorted by `key`.
+    fn gather<T, F, L, E>(&self, w: Within, mut g: Gather<F, L, E>, key: impl Fn(&T) -> (u64, u64)) -> Vec<T>
+    where
+        F: FnMut(&Span) -> T,
+        L: FnMut(&Span, LayoutRef, &[u8], &mut Vec<T>),
+        E: FnMut(&Region, u64, &Elem) -> T,
+    {
         let mut out = Vec::new();
         let first = self.max_end.partition_point(|&e| e <= w.start);
-        for s in &self.spans[first..] {
+        for (i, s) in self.spans.iter().enumerate().skip(first) {
             if s.start >= w.end {
                 break;
             }
             if s.end() > w.start {
-                out.push(fixed(s));
+                match self.placeholder(i, s) {
+                    Some((l, own)) => (g.laid)(s, l, own, &mut out),
+                    None => out.push((g.fixed)(s)),
+                }
             }
         }
         for r in &self.regions {
@@ -380,7 +538,7 @@ impl SpanMap {
                 for e in &r.elems {
                     let at = r.elem_start(i, e);
                     if at < w.end && at + e.len > w.start {
-                        out.push(elem(r, i, e));
+                        out.push((g.elem)(r, i, e));
                     }
                 }
             }
@@ -400,7 +558,7 @@ impl SpanMap {
     /// levels counts for both.
     pub fn coverage(&self, file_len: u64) -> [u64; 4] {
         let reach = self.max_end.last().copied().unwrap_or(0);
-        let mut totals = if reach <= file_len { self.levels } else { level_unions(&self.spans, file_len) };
+        let mut totals = if reach <= file_len { self.levels } else { level_unions(self.fixed(), file_len) };
         for r in &self.regions {
             // Region elements repeat regularly: count one element's layout times the count
             // rather than expanding millions of intervals.

@@ -136,6 +136,20 @@ pub fn json(shape: &Shape, texts: &Texts, bytes: &[u8]) -> String {
 /// out carries `kids`, their count (ask for them by its path: `find`); every other field is
 /// as in `json`.
 pub fn json_levels(shape: &Shape, texts: &Texts, bytes: &[u8], top: &[u32], levels: usize) -> String {
+    json_levels_laid(shape, texts, bytes, top, levels, &|_| None)
+}
+
+/// `json_levels` of a shape made over placeholders (`laid`), none of them above the last
+/// level: `laid_kids` gives a placeholder node's number of fields and sub-records, and it
+/// is written as the group its fields would make.
+pub fn json_levels_laid(
+    shape: &Shape,
+    texts: &Texts,
+    bytes: &[u8],
+    top: &[u32],
+    levels: usize,
+    laid_kids: &dyn Fn(&ShapeNode) -> Option<usize>,
+) -> String {
     // About 150 bytes of JSON a node (builder MeshSets); a part's size is not known ahead,
     // and is never more than the whole tree's.
     let nodes = if levels == usize::MAX { shape.nodes.len() } else { (top.len() * 8).min(shape.nodes.len()) };
@@ -158,15 +172,17 @@ pub fn json_levels(shape: &Shape, texts: &Texts, bytes: &[u8], top: &[u32], leve
             out.push(',');
         }
         let n = shape.node(i);
-        write_shape_head(n, texts, bytes, &mut out);
+        let laid = laid_kids(n);
+        write_shape_head(n, texts, bytes, laid.is_some(), &mut out);
         let kids = shape.children(n);
+        let count = kids.len() + laid.unwrap_or(0);
         first = false;
-        if kids.is_empty() {
+        if count == 0 {
             out.push('}');
-        } else if open.len() >= levels {
+        } else if open.len() >= levels || laid.is_some() {
             let mut num = crate::show::Digits::new();
             out.push_str(",\"kids\":");
-            out.push_str(crate::show::decimal(kids.len() as u64, &mut num));
+            out.push_str(crate::show::decimal(count as u64, &mut num));
             out.push('}');
         } else {
             out.push_str(",\"children\":[");
@@ -177,10 +193,14 @@ pub fn json_levels(shape: &Shape, texts: &Texts, bytes: &[u8], top: &[u32], leve
     out
 }
 
-/// A shape node's object up to its children, as `write_head` writes a `Node`'s.
-fn write_shape_head(n: &ShapeNode, texts: &Texts, bytes: &[u8], out: &mut String) {
+/// A shape node's object up to its children, as `write_head` writes a `Node`'s; `as_group`
+/// for a placeholder, written as the group its fields make.
+fn write_shape_head(n: &ShapeNode, texts: &Texts, bytes: &[u8], as_group: bool, out: &mut String) {
     let (name, path, start, end) = (texts.name(n), texts.path(n), n.start, n.end);
     let group = Head { name, path, start, end, confidence: None, ty: None, value: None, region: None, count: None };
+    if as_group {
+        return write_head(&group, out);
+    }
     match (texts.span(n), n.region().and_then(|r| texts.regions.get(r as usize))) {
         (Some(s), _) => {
             // Text the decoder made is borrowed; a value of the file's bytes is shown into `out`.

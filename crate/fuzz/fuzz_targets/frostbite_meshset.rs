@@ -50,6 +50,14 @@ fn exercise(res: Vec<u8>, chunk: &[u8], meta: &[u8]) {
     let first = || decode_first(Format::FrostbiteMeshSet, "f.res", &res).expect("a MeshSet's checks wait");
     let waiting = Document::from_first("f.res", Format::FrostbiteMeshSet, res.clone(), first());
     assert!(waiting.summary_first().checks_pending);
+    // Its records laid out, it answers as the whole decode's document does.
+    let whole = Document::from_decode("f.res", Format::FrostbiteMeshSet, res.clone(), decode_meshset("f.res", &res));
+    assert!(waiting.tree_json_top(2) == whole.tree_json_top(2));
+    assert!(waiting.coverage() == whole.coverage());
+    let end = res.len() as u64;
+    assert!(waiting.span_bounds(0, end) == whole.span_bounds(0, end));
+    assert!(waiting.spans_in(end / 3, end / 2) == whole.spans_in(end / 3, end / 2));
+    assert!(waiting.spans.fixed() == whole.spans.fixed());
     assert_eq!(waiting.checks(), &full.checks[..]);
     // Attached to with its checks waiting, as `open` makes it, or made at once (odd lengths).
     let mut doc = if res.len() % 2 == 0 {

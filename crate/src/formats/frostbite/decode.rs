@@ -256,7 +256,7 @@ fn unlisted(ptrs: &Pointers, entries: &[u32]) -> bool {
 /// `decode` with the bundle's resource metadata, when there is one: it says where the
 /// relocation table is and how long.
 pub fn decode_meta(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
-    let mut d = first(bytes, checks, meta);
+    let mut d = first(bytes, Lean { checks, lay: !checks }, meta);
     if checks {
         let later = later_checks(&d.details);
         d.checks.extend(later);
@@ -275,15 +275,26 @@ pub fn later_checks(details: &crate::formats::Details) -> Vec<Check> {
 }
 
 /// `decode` less the checks made from the details alone (`checks::from_details`), which
-/// can wait until someone reads the checks.
+/// can wait until someone reads the checks; its section records and declarations are
+/// placeholders (`laid`), whose fields the document makes when asked for.
 pub fn decode_first(bytes: &[u8]) -> Decode {
-    first(bytes, true, None)
+    first(bytes, Lean { checks: true, lay: true }, None)
+}
+
+/// What a decode leaves out or lays out.
+#[derive(Clone, Copy)]
+struct Lean {
+    /// Whether what only a person reads is made (`decode_with`).
+    checks: bool,
+    /// Whether records laid out statically are recorded as placeholders (`laid`).
+    lay: bool,
 }
 
 /// `decode_meta` less the checks made from the details alone.
-fn first(bytes: &[u8], checks: bool, meta: Option<[u32; 4]>) -> Decode {
-    // What only the census reads lays its declarations out (`laid`): they are most fields.
-    let fields = if checks { Fields::over(bytes) } else { Fields::laying_over(bytes) };
+fn first(bytes: &[u8], lean: Lean, meta: Option<[u32; 4]>) -> Decode {
+    let checks = lean.checks;
+    // The census and `open` lay records out (`laid`): declarations are most fields.
+    let fields = if lean.lay { Fields::laying_over(bytes) } else { Fields::over(bytes) };
     let mut d = Decode { fields, ..Default::default() };
     // The header's fields and record; `records` reserves for the LOD and section records.
     d.fields.spans.reserve(32);
@@ -410,9 +421,10 @@ fn inline(d: &mut Decode, m: &mut MeshSetDetails, file: &Reader, checks: bool) {
 
 /// Spans a LOD record makes, with its name, lists and bones in the pool (at most).
 const SPANS_PER_LOD: usize = 34;
-/// Spans a section record makes besides its declarations, with its name, bone list and
-/// bone mask in the pool.
-const SPANS_PER_SECTION: usize = 23;
+/// Spans a section's name, bone list and bone mask make in the pool.
+const SPANS_PER_SECTION_POOL: usize = 3;
+/// Spans a section record makes besides its declarations, with its pooled items.
+const SPANS_PER_SECTION: usize = 20 + SPANS_PER_SECTION_POOL;
 /// Spans the header's pooled items make besides its bone bounds, and the table's padding.
 const SPANS_AFTER: usize = 8;
 
@@ -460,13 +472,17 @@ fn estimate(file: &Reader, h: &header::Header, hp: &HeaderPtrs, laying: bool) ->
         let Some(sat) = ptr.checked_add(super::pool::BASE).and_then(|t| usize::try_from(t).ok()) else { continue };
         let whole = (count as usize).min(file.len().saturating_sub(sat) / section::SIZE);
         e.sections += whole;
+        // Laid out, a section record is one placeholder (`laid`), its declarations in it.
+        if laying {
+            e.spans += whole * (1 + SPANS_PER_SECTION_POOL);
+            continue;
+        }
         for k in 0..whole {
             e.spans += SPANS_PER_SECTION;
             for d in section::DECLARATIONS_AT {
                 let at = sat + k * section::SIZE + d + declaration::COUNTS_AT;
                 let counts = [byte_at(at).unwrap_or(16), byte_at(at + 1).unwrap_or(16)];
-                // Laid out, a declaration is one placeholder (`laid`).
-                e.spans += if laying { 1 } else { declaration::span_count(counts) };
+                e.spans += declaration::span_count(counts);
             }
         }
     }
@@ -747,14 +763,15 @@ mod tests {
 
     #[test]
     fn the_span_estimate_holds_every_span_after_the_header() {
-        for b in meshes() {
+        for (b, laying) in meshes().into_iter().flat_map(|b| [(b.clone(), false), (b, true)]) {
             let file = build(&b).resource;
-            let d = decode(&file);
+            // `open`'s decode lays the section records out.
+            let d = if laying { decode_first(&file) } else { decode(&file) };
             assert!(d.errors.is_empty(), "{}: {:?}", b.name, d.errors);
             let mut scratch = Fields::default();
             let (h, hp) = header::read(&mut scratch, &Reader::new(&file)).unwrap();
             let after_header = d.fields.spans.len() - scratch.spans.len();
-            let e = estimate(&Reader::new(&file), &h, &hp, false);
+            let e = estimate(&Reader::new(&file), &h, &hp, laying);
             let estimate = e.spans;
             // The other lists are sized once too.
             assert_eq!(e.records(), d.fields.records.len(), "{}", b.name);
