@@ -271,7 +271,14 @@ pub struct SpanMap {
     /// `spans` with each placeholder replaced by its fields and sorted as `spans` are, made
     /// on first use (`fixed`).
     expanded: OnceLock<Vec<Span>>,
+    /// Where each of `spans` was recorded, when some are placeholders (empty otherwise):
+    /// a placeholder's fields sort among spans of the same extent by it (`Order`).
+    recorded: Vec<usize>,
 }
+
+/// Where a field sorts among those of the same (start, len): by where it was recorded, and
+/// then by its place among its placeholder's fields, as a stable sort of every field would.
+type Order = (u64, u64, usize, usize);
 
 /// A placeholder of `SpanMap::spans` and where its record's bytes are in `laid_bytes`.
 #[derive(Debug, Clone, Copy)]
@@ -308,19 +315,33 @@ impl Unions {
     }
 }
 
+/// `spans` sorted stably by (start, len) and, when some are placeholders (`laid`), where each
+/// was recorded (`SpanMap::recorded`; empty when they were recorded in order).
+fn sorted(mut spans: Vec<Span>) -> (Vec<Span>, Vec<usize>) {
+    let mut order = Vec::new();
+    let track = spans.iter().any(|s| matches!(s.value, Value::Laid(_)));
+    sort_spans_with(&mut spans, track.then_some(&mut order));
+    (spans, order)
+}
+
 /// Sorts `spans` stably by (start, len), exactly as `sort_by_key` would, but sorts only from
 /// the first span the out-of-order ones reach back to: the decoders record their spans in
 /// order but for a tail (a MeshSet's pool), and a sort of the whole list allocated scratch
-/// room for all of it (docs/performance.md).
-fn sort_spans(spans: &mut [Span]) {
+/// room for all of it (docs/performance.md). `order`, when given, moves with the spans: it is
+/// filled with each span's place before the sort, unless the spans were in order already.
+fn sort_spans_with(spans: &mut [Span], mut order: Option<&mut Vec<usize>>) {
     let key = |s: &Span| (s.start, s.len);
     let Some(first) = spans.windows(2).position(|w| key(&w[1]) < key(&w[0])) else { return };
+    if let Some(o) = order.as_deref_mut() {
+        o.extend(0..spans.len());
+    }
     let (sorted, rest) = spans.split_at(first + 1);
     let Some(low) = rest.iter().map(key).min() else { return };
     // Spans up to `low` are in place: no later span sorts before them, and a later one equal
     // to `low` stays after them, as a stable sort keeps it.
     let from = sorted.partition_point(|s| key(s) <= low);
     let tail = &mut spans[from..];
+    let mut tail_order = order.map(|o| &mut o[from..]);
     // A few spans a short way out of place (a MeshSet's bone lists after the strings they
     // precede) are put back one by one; past a budget of moves the stable sort finishes.
     // Moving a span only past greater keys keeps equal ones in order, as the sort does.
@@ -332,12 +353,39 @@ fn sort_spans(spans: &mut [Span]) {
             j -= 1;
         }
         if i - j > budget {
-            tail.sort_by_key(key);
+            match tail_order {
+                Some(o) => sort_both(tail, o),
+                None => tail.sort_by_key(key),
+            }
             return;
         }
         budget -= i - j;
         if j < i {
             tail[j..=i].rotate_right(1);
+            if let Some(o) = tail_order.as_deref_mut() {
+                o[j..=i].rotate_right(1);
+            }
+        }
+    }
+}
+
+/// Sorts `spans` stably by (start, len) and `order` with them.
+fn sort_both(spans: &mut [Span], order: &mut [usize]) {
+    let mut to: Vec<usize> = (0..spans.len()).collect();
+    to.sort_by_key(|&i| (spans[i].start, spans[i].len));
+    // Place k takes what was at `to[k]`: each cycle of the permutation by swaps along it.
+    let mut done = vec![false; spans.len()];
+    for first in 0..spans.len() {
+        let mut k = first;
+        while !done[k] {
+            done[k] = true;
+            let from = to[k];
+            if from == first {
+                break;
+            }
+            spans.swap(k, from);
+            order.swap(k, from);
+            k = from;
         }
     }
 }
@@ -351,8 +399,8 @@ impl SpanMap {
 
     /// `new` for the spans of a decode of `file`: a placeholder whose bytes `file` holds
     /// answers as its fields would (`laid::expand`), which are made only when asked for.
-    pub fn over(mut spans: Vec<Span>, regions: Vec<Region>, file: &[u8]) -> Self {
-        sort_spans(&mut spans);
+    pub fn over(spans: Vec<Span>, regions: Vec<Region>, file: &[u8]) -> Self {
+        let (spans, recorded) = sorted(spans);
         let mut laid = Vec::new();
         let mut at = 0;
         for (index, s) in spans.iter().enumerate() {
@@ -374,7 +422,8 @@ impl SpanMap {
                 m
             })
             .collect();
-        let mut map = SpanMap { spans, max_end, regions, levels: [0; 4], laid, laid_bytes, expanded: OnceLock::new() };
+        let expanded = OnceLock::new();
+        let mut map = SpanMap { spans, max_end, regions, levels: [0; 4], laid, laid_bytes, expanded, recorded };
         map.levels = map.level_totals();
         map
     }
@@ -452,25 +501,38 @@ impl SpanMap {
         Some(parts.iter().filter(|p| p.group == crate::laid::IN_RECORD && holds(p)).count())
     }
 
+    /// How many spans are kept, a placeholder counting once (`fixed` makes its fields).
+    pub fn kept(&self) -> usize {
+        self.spans.len()
+    }
+
     /// Every span, each placeholder's fields in its place.
     pub fn fixed(&self) -> &[Span] {
         if self.laid.is_empty() {
             return &self.spans;
         }
         self.expanded.get_or_init(|| {
-            let (mut out, mut scratch) = (Vec::with_capacity(self.spans.len() * 4), Scratch::default());
+            let (mut out, mut fields, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
             for (i, s) in self.spans.iter().enumerate() {
+                let at = self.recorded_at(i);
                 match self.placeholder(i, s) {
                     Some((layout, own)) => {
                         let r = Placed { path: &s.path, layout, start: s.start, own };
-                        crate::laid::expand_record(r, None, &mut out, &mut scratch)
+                        crate::laid::expand_record(r, None, &mut fields, &mut scratch);
+                        out.extend(fields.drain(..).enumerate().map(|(j, f)| ((f.start, f.len, at, j), f)));
                     }
-                    None => out.push(s.clone()),
+                    None => out.push(((s.start, s.len, at, 0), s.clone())),
                 }
             }
-            sort_spans(&mut out);
-            out
+            // No two fields have the same order.
+            out.sort_unstable_by_key(|(order, _)| *order);
+            out.into_iter().map(|(_, s)| s).collect()
         })
+    }
+
+    /// Where `spans[i]` was recorded.
+    fn recorded_at(&self, i: usize) -> usize {
+        self.recorded.get(i).copied().unwrap_or(i)
     }
 
     pub fn regions(&self) -> &[Region] {
@@ -520,31 +582,45 @@ impl SpanMap {
         L: FnMut(&Span, LayoutRef, &[u8], &mut Vec<T>),
         E: FnMut(&Region, u64, &Elem) -> T,
     {
-        let mut out = Vec::new();
+        let (mut out, mut fields) = (Vec::new(), Vec::new());
         let first = self.max_end.partition_point(|&e| e <= w.start);
         for (i, s) in self.spans.iter().enumerate().skip(first) {
             if s.start >= w.end {
                 break;
             }
             if s.end() > w.start {
+                let at = self.recorded_at(i);
+                let keyed = |(j, t): (usize, T)| -> (Order, T) {
+                    let (start, len) = key(&t);
+                    ((start, len, at, j), t)
+                };
                 match self.placeholder(i, s) {
-                    Some((l, own)) => (g.laid)(s, l, own, &mut out),
-                    None => out.push((g.fixed)(s)),
+                    Some((l, own)) => {
+                        (g.laid)(s, l, own, &mut fields);
+                        out.extend(fields.drain(..).enumerate().map(keyed));
+                    }
+                    None => out.push(keyed((0, (g.fixed)(s)))),
                 }
             }
         }
+        // Region elements after the spans of the same extent, in the order they come.
+        let mut n = 0;
         for r in &self.regions {
             for i in r.elements_in(w.start, w.end) {
                 for e in &r.elems {
                     let at = r.elem_start(i, e);
                     if at < w.end && at + e.len > w.start {
-                        out.push((g.elem)(r, i, e));
+                        let t = (g.elem)(r, i, e);
+                        let (start, len) = key(&t);
+                        out.push(((start, len, usize::MAX, n), t));
+                        n += 1;
                     }
                 }
             }
         }
-        out.sort_by_key(key);
-        out
+        // No two have the same order.
+        out.sort_unstable_by_key(|(order, _)| *order);
+        out.into_iter().map(|(_, t)| t).collect()
     }
 
     /// The innermost span covering `offset`.
@@ -731,10 +807,17 @@ mod tests {
             }
             let mut want = f.spans.clone();
             want.sort_by_key(|s| (s.start, s.len));
-            let mut got = f.spans;
-            sort_spans(&mut got);
             let paths = |v: &[Span]| v.iter().map(|s| s.path.to_string()).collect::<Vec<_>>();
+            // Without and with the places the spans had (placeholders' fields sort by them).
+            let mut got = f.spans.clone();
+            sort_spans_with(&mut got, None);
             assert_eq!(paths(&got), paths(&want), "case {case}");
+            let (mut got, mut order) = (f.spans.clone(), Vec::new());
+            sort_spans_with(&mut got, Some(&mut order));
+            assert_eq!(paths(&got), paths(&want), "case {case}, tracked");
+            let before: Vec<_> =
+                (0..n).map(|k| order.get(k).map_or(k, |&o| o)).map(|o| f.spans[o].path.to_string()).collect();
+            assert_eq!(before, paths(&got), "case {case}: the places moved with the spans");
         }
     }
 
@@ -754,7 +837,7 @@ mod tests {
         let mut want = f.spans.clone();
         want.sort_by_key(|s| (s.start, s.len));
         let mut got = f.spans;
-        sort_spans(&mut got);
+        sort_spans_with(&mut got, None);
         let paths = |v: &[Span]| v.iter().map(|s| s.path.to_string()).collect::<Vec<_>>();
         assert_eq!(paths(&got), paths(&want));
     }

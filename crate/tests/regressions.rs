@@ -14,6 +14,14 @@ const EXPECT: &[(&str, &str, &str)] = &[
     // An error at a field inside a declaration, which the census's decode lays out.
     ("frostbite-stream-stride-0-error-77d7447a", "frostbite-meshset", "lod[0].section[0].material_name_pointer"),
     ("frostbite-stream-stride-0-error-ca7baeae", "frostbite-meshset", "lod[0].section[1].material_name_pointer"),
+    // Section records over the LOD record: their fields share extents with its fields, and
+    // sort among them as the whole decode sorts them (fuzzing `open`'s laid-out sections).
+    ("frostbite-sections-over-the-lod-record-2b616644", "frostbite-meshset", "lod[0].section[1].material_name_pointer"),
+    ("frostbite-sections-over-the-lod-record-8b37b3be", "frostbite-meshset", "lod[0].section[0].bone_list_pointer"),
+    ("frostbite-sections-over-the-lod-record-d8a24f9c", "frostbite-meshset", "lod[0].section[1].material_name_pointer"),
+    ("frostbite-sections-over-the-lod-record-dca016c2", "frostbite-meshset", "lod[0].name_pointer"),
+    ("frostbite-sections-over-the-lod-record-e4502083", "frostbite-meshset", "lod[0].section[0].material_name_pointer"),
+    ("frostbite-sections-over-the-lod-record-f23c2828", "frostbite-meshset", "lod[0].section[1].material_name_pointer"),
     ("open_any-bare-magic", "gem-ply", ""),
     ("open_any-census-sort-order-1bf93ff9.ply", "gem-ply", "SKIN[1].bone_names[150].text"),
     ("open_any-census-sort-order-687508af.ply", "gem-ply", "SKIN[1].bone_names[207].text"),
@@ -59,6 +67,14 @@ fn exercise(name: &str, bytes: &[u8]) -> (Format, String) {
         let lean = meshscope::formats::decode_fields(doc.format, name, bytes);
         assert_eq!(lean.errors, full.errors, "{name}: the census's decode errs elsewhere");
         assert!(meshscope::laid::expand_all(lean.fields.spans, bytes) == full.fields.spans, "{name}: fields differ");
+        // `open` lays the section records out too, and answers as the whole decode's document.
+        let whole = Document::from_decode(name, doc.format, bytes.to_vec(), full);
+        let fresh = meshscope::open(name, bytes.to_vec());
+        let end = bytes.len() as u64;
+        assert_eq!(fresh.tree_json_top(2), whole.tree_json_top(2), "{name}: tree top");
+        assert_eq!(fresh.span_bounds(0, end), whole.span_bounds(0, end), "{name}: colors");
+        assert!(fresh.spans_in(0, end) == whole.spans_in(0, end), "{name}: windows");
+        assert!(fresh.spans.fixed() == whole.spans.fixed(), "{name}: spans");
     }
     // The census reads the file as whatever it is named for; each name is one decoder.
     let mut census = Census::new();
