@@ -30,7 +30,9 @@ pub trait FileFormat: Sync {
 
     /// What `open` decodes where some checks can wait: `decode` less the checks that
     /// `later_checks` makes from the details, made when someone first reads the checks
-    /// (`Document::checks`); `None` where the format makes its checks with the decode.
+    /// (`Document::checks`); `None` where the format makes its checks with the decode. Its
+    /// records laid out statically may be placeholders (`laid`): the document's span map
+    /// answers for their fields.
     fn decode_first(&self, _name: &str, _bytes: &[u8]) -> Option<Decode> {
         None
     }
