@@ -28,6 +28,7 @@ let panel = null;
 let cmp = null; // {a, b, result, map, marks: {a, b}, census}
 const views = {}; // 'a', 'b': the two hex views
 let three = null; // the 3D view
+let comparing = 0; // the latest comparison begun: an earlier one that ends later is dropped
 const view = { filter: '', kind: 'all', confidence: 'all', sort: 'path', colors: 'diff', chosen: null, bytes: null };
 
 const $ = (sel) => panel.querySelector(sel);
@@ -229,6 +230,7 @@ async function compareHandles(ha, hb) {
   else status('comparing…');
   delete panel.dataset.ready;
   const tol = tolerance();
+  const mine = ++comparing;
   const t0 = performance.now();
   let result;
   let flat;
@@ -237,9 +239,11 @@ async function compareHandles(ha, hb) {
     for (const d of [a, b]) if (d.summary?.pending) await docs.complete(d.handle);
     [result, flat] = await Promise.all([call('diff', [ha, hb, tol, LISTED]), call('diff_align', [ha, hb])]);
   } catch (e) {
-    status(`the comparison failed: ${e.message}`);
+    if (mine === comparing) status(`the comparison failed: ${e.message}`);
     return;
   }
+  // Two tolerances typed in quick turn: the first's result may come last, and is stale.
+  if (mine !== comparing) return;
   const ms = performance.now() - t0;
   const chosen = cmp && !cmp.census && cmp.a === a && cmp.b === b ? cmp.result.differences[view.chosen] : null;
   cmp = { a, b, result, tolerance: tol, map: anchors(flat), marks: { a: marks(result, 'a'), b: marks(result, 'b') } };
@@ -253,7 +257,7 @@ async function compareHandles(ha, hb) {
   panel.dataset.ready = 'true';
   const t1 = performance.now();
   await three.show(a, b, tol);
-  if (cmp?.a !== a || cmp?.b !== b) return;
+  if (mine !== comparing || cmp?.a !== a || cmp?.b !== b) return;
   panel.dataset.three = String(Math.round(performance.now() - t1));
   if (view.chosen != null) await choose(view.chosen);
 }
