@@ -437,10 +437,7 @@ impl SpanMap {
         let (mut u, mut last) = (Unions::default(), 0);
         for (i, s) in self.spans.iter().enumerate() {
             all.clear();
-            match self.placeholder(i, s) {
-                Some((l, own)) => crate::laid::expand_bounds(l, s.start, own, &mut all, &mut scratch),
-                None => all.push(SpanBounds { start: s.start, len: s.len, confidence: s.confidence }),
-            }
+            self.push_bounds(i, s, &mut all, &mut scratch);
             for b in &all {
                 // The sweep needs its spans by start: fields a record lays out out of order
                 // (or in a span's way) are summed from all the bounds, sorted.
@@ -458,16 +455,21 @@ impl SpanMap {
     fn level_totals_sorted(&self) -> [u64; 4] {
         let (mut all, mut scratch) = (Vec::new(), Scratch::default());
         for (i, s) in self.spans.iter().enumerate() {
-            match self.placeholder(i, s) {
-                Some((l, own)) => crate::laid::expand_bounds(l, s.start, own, &mut all, &mut scratch),
-                None => all.push(SpanBounds { start: s.start, len: s.len, confidence: s.confidence }),
-            }
+            self.push_bounds(i, s, &mut all, &mut scratch);
         }
         // A union is the same whatever the order of equal starts.
         all.sort_unstable_by_key(|b| b.start);
         let mut u = Unions::default();
         all.iter().for_each(|b| u.add(b.start, b.len, b.confidence, u64::MAX));
         u.totals
+    }
+
+    /// The bounds of `s`, `spans[i]`, appended to `out`: its fields' when it is a placeholder.
+    fn push_bounds(&self, i: usize, s: &Span, out: &mut Vec<SpanBounds>, scratch: &mut Scratch) {
+        match self.placeholder(i, s) {
+            Some((l, own)) => crate::laid::expand_bounds(l, s.start, own, out, scratch),
+            None => out.push(SpanBounds { start: s.start, len: s.len, confidence: s.confidence }),
+        }
     }
 
     /// The layout and bytes of `s`, `spans[i]`, when it is a placeholder whose bytes are kept.
