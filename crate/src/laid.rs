@@ -6,7 +6,7 @@
 
 use crate::short::{PathText, Short};
 use crate::show::Kind;
-use crate::span::{Confidence, Span, SpanBounds, Text, Value};
+use crate::span::{Confidence, Span, SpanBounds, Swept, Text, Value};
 
 /// How the parts of a record laid out statically follow from its bytes.
 pub trait Layout: Sync {
@@ -148,31 +148,85 @@ pub fn own_bytes(file: &[u8], start: u64, len: u64) -> Option<&[u8]> {
 /// last sub-record, which the next often repeats (a section's two declarations, its
 /// neighbours' of the same vertex format).
 #[derive(Debug, Default)]
-pub struct Scratch(Vec<Vec<Part>>, [Memo; 2]);
+pub struct Scratch {
+    parts: Vec<Vec<Part>>,
+    bounds: [Memo<Vec<SpanBounds>>; 2],
+    swept: [Memo<Option<Swept>>; 2],
+    /// Fixed layouts' parts as a sweep takes them (`Layout::fixed`), by layout address.
+    segments: Vec<(usize, Option<Vec<Segment>>)>,
+}
 
-/// A sub-record's layout (`LayoutRef::addr`) and bytes, and its fields' bounds from its start.
+/// A run of a fixed layout's parts as a sweep takes them: fields swept from nothing (from the
+/// record's start), or a sub-record, whose fields follow from its bytes.
+#[derive(Debug, Clone, Copy)]
+enum Segment {
+    Fields(Swept),
+    Sub { start: u32, len: u32, layout: LayoutRef },
+}
+
+/// `parts` as segments: each run of fields swept, between the sub-records; `None` when a
+/// run's fields do not come by start.
+fn segments(parts: &[Part]) -> Option<Vec<Segment>> {
+    let (mut out, mut run) = (Vec::new(), Swept::default());
+    for p in parts {
+        match p.value {
+            PartValue::Laid(layout) => {
+                out.push(Segment::Fields(std::mem::take(&mut run)));
+                out.push(Segment::Sub { start: p.start, len: p.len, layout });
+            }
+            PartValue::Group => {}
+            PartValue::Text(_) | PartValue::Of(_) => {
+                if !run.add(p.start as u64, p.len as u64, p.confidence) {
+                    return None;
+                }
+            }
+        }
+    }
+    out.push(Segment::Fields(run));
+    Some(out)
+}
+
+/// A sub-record's layout (`LayoutRef::addr`) and bytes, and what its fields make from its
+/// start: their bounds, or their sweep.
 #[derive(Debug, Default)]
-struct Memo {
+struct Memo<T> {
     layout: usize,
     own: Vec<u8>,
-    bounds: Vec<SpanBounds>,
+    made: T,
+}
+
+impl<T> Memo<T> {
+    fn of(&self, r: &Laid) -> bool {
+        self.layout == r.layout.addr() && self.own == r.own
+    }
+
+    /// Keeps `made` for `r` in place of the older of `memos`: a section's stored and draw
+    /// declarations alternate.
+    fn keep(memos: &mut [Memo<T>; 2], r: &Laid, made: T) {
+        memos.swap(0, 1);
+        let memo = &mut memos[0];
+        memo.layout = r.layout.addr();
+        memo.own.clear();
+        memo.own.extend_from_slice(r.own);
+        memo.made = made;
+    }
 }
 
 impl Scratch {
     /// The parts of the record laid out as `layout` whose bytes are `own`, in the list of
     /// level `depth`, taken out while in use (a sub-record's fill the next): `keep` puts it back.
     fn parts(&mut self, depth: usize, layout: LayoutRef, own: &[u8]) -> Vec<Part> {
-        if self.0.len() <= depth {
+        if self.parts.len() <= depth {
             // Room for a record's parts at once (a declaration has up to 64).
-            self.0.resize_with(depth + 1, || Vec::with_capacity(64));
+            self.parts.resize_with(depth + 1, || Vec::with_capacity(64));
         }
-        let mut parts = std::mem::take(&mut self.0[depth]);
+        let mut parts = std::mem::take(&mut self.parts[depth]);
         layout.0.parts(own, &mut parts);
         parts
     }
 
     fn keep(&mut self, depth: usize, parts: Vec<Part>) {
-        if let Some(slot) = self.0.get_mut(depth) {
+        if let Some(slot) = self.parts.get_mut(depth) {
             *slot = parts;
         }
     }
@@ -269,9 +323,8 @@ struct Laid<'a> {
 /// `expand_bounds`, sub-records' parts made in `scratch` from level `depth`.
 fn bounds_at(r: Laid, out: &mut Vec<SpanBounds>, scratch: &mut Scratch, depth: usize) {
     // A layout's parts follow from its bytes alone, so equal bytes give equal bounds.
-    let hit = |m: &&Memo| m.layout == r.layout.addr() && m.own == r.own;
-    if let Some(m) = scratch.1.iter().find(hit).filter(|_| depth == 1) {
-        out.extend(m.bounds.iter().map(|b| SpanBounds { start: r.start + b.start, ..*b }));
+    if let Some(m) = scratch.bounds.iter().find(|m| m.of(&r)).filter(|_| depth == 1) {
+        out.extend(m.made.iter().map(|b| SpanBounds { start: r.start + b.start, ..*b }));
         return;
     }
     let from = out.len();
@@ -292,15 +345,73 @@ fn bounds_at(r: Laid, out: &mut Vec<SpanBounds>, scratch: &mut Scratch, depth: u
     }
     scratch.keep(depth, parts);
     if depth == 1 {
-        // The older of the two goes: a section's stored and draw declarations alternate.
-        scratch.1.swap(0, 1);
-        let memo = &mut scratch.1[0];
-        memo.layout = r.layout.addr();
-        memo.own.clear();
-        memo.own.extend_from_slice(r.own);
-        memo.bounds.clear();
-        memo.bounds.extend(out[from..].iter().map(|b| SpanBounds { start: b.start - r.start, ..*b }));
+        let mut made = std::mem::take(&mut scratch.bounds[1].made);
+        made.clear();
+        made.extend(out[from..].iter().map(|b| SpanBounds { start: b.start - r.start, ..*b }));
+        Memo::keep(&mut scratch.bounds, &r, made);
     }
+}
+
+/// The bounds `expand_bounds` gives for the record laid out as `layout` whose bytes are
+/// `own`, swept from nothing from its start; `None` when they do not come by start, or a
+/// sub-record's fields reach back among the ones before it.
+pub fn swept(layout: LayoutRef, own: &[u8], scratch: &mut Scratch) -> Option<Swept> {
+    swept_at(Laid { layout, start: 0, own }, scratch, 0)
+}
+
+/// `swept`, sub-records' parts made in `scratch` from level `depth`.
+fn swept_at(r: Laid, scratch: &mut Scratch, depth: usize) -> Option<Swept> {
+    if let Some(m) = scratch.swept.iter().find(|m| m.of(&r)).filter(|_| depth == 1) {
+        return m.made;
+    }
+    if r.layout.0.fixed() {
+        return swept_fixed(r, scratch, depth);
+    }
+    let parts = scratch.parts(depth, r.layout, r.own);
+    let mut all = Swept::default();
+    let in_order = parts.iter().all(|p| match p.value {
+        PartValue::Laid(layout) => match own_bytes(r.own, p.start as u64, p.len as u64) {
+            Some(own) => swept_at(Laid { layout, start: 0, own }, scratch, depth + 1)
+                .is_some_and(|t| all.add_swept(p.start as u64, &t)),
+            None => true,
+        },
+        PartValue::Group => true,
+        PartValue::Text(_) | PartValue::Of(_) => all.add(p.start as u64, p.len as u64, p.confidence),
+    });
+    let all = in_order.then_some(all);
+    scratch.keep(depth, parts);
+    if depth == 1 {
+        Memo::keep(&mut scratch.swept, &r, all);
+    }
+    all
+}
+
+/// `swept_at` of a record whose layout is fixed: its runs of fields swept once a layout.
+fn swept_fixed(r: Laid, scratch: &mut Scratch, depth: usize) -> Option<Swept> {
+    let addr = r.layout.addr();
+    let k = match scratch.segments.iter().position(|s| s.0 == addr) {
+        Some(k) => k,
+        None => {
+            let parts = scratch.parts(depth, r.layout, r.own);
+            let made = segments(&parts);
+            scratch.keep(depth, parts);
+            scratch.segments.push((addr, made));
+            scratch.segments.len() - 1
+        }
+    };
+    // Taken out while its sub-records are swept in `scratch`.
+    let segs = std::mem::take(&mut scratch.segments[k].1)?;
+    let mut all = Swept::default();
+    let in_order = segs.iter().all(|seg| match *seg {
+        Segment::Fields(run) => all.add_swept(0, &run),
+        Segment::Sub { start, len, layout } => match own_bytes(r.own, start as u64, len as u64) {
+            Some(own) => swept_at(Laid { layout, start: 0, own }, scratch, depth + 1)
+                .is_some_and(|t| all.add_swept(start as u64, &t)),
+            None => true,
+        },
+    });
+    scratch.segments[k].1 = Some(segs);
+    in_order.then_some(all)
 }
 
 /// `spans` with every placeholder replaced, in its place, by the spans of its record

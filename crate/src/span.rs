@@ -297,7 +297,7 @@ fn level_unions(spans: &[Span], limit: u64) -> [u64; 4] {
 }
 
 /// The sweep of `level_unions`, a span at a time.
-#[derive(Default)]
+#[derive(Debug, Default, Clone, Copy)]
 struct Unions {
     totals: [u64; 4],
     covered_to: [u64; 4],
@@ -312,6 +312,57 @@ impl Unions {
             self.totals[c] += end - start;
             self.covered_to[c] = end;
         }
+    }
+}
+
+/// The sweep of `level_unions` over bounds that come by start (a record's fields, or a
+/// file's spans): it refuses a bound that starts before the last one.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Swept {
+    unions: Unions,
+    /// Where the first and the last bound swept start; `None` before the first.
+    starts: Option<(u64, u64)>,
+}
+
+impl Swept {
+    /// The bytes swept at each level, as `level_unions` counts them.
+    pub fn totals(&self) -> [u64; 4] {
+        self.unions.totals
+    }
+
+    /// Sweeps one bound; false, sweeping nothing, when it starts before the last one.
+    #[must_use]
+    pub fn add(&mut self, start: u64, len: u64, confidence: Confidence) -> bool {
+        let first = match self.starts {
+            Some((_, last)) if start < last => return false,
+            Some((first, _)) => first,
+            None => start,
+        };
+        self.starts = Some((first, start));
+        self.unions.add(start, len, confidence, u64::MAX);
+        true
+    }
+
+    /// Sweeps `t`, bounds swept from nothing with their starts taken from `at`, as sweeping
+    /// them one by one here would: exactly so when none starts before the last bound or
+    /// before a byte already covered. False, sweeping nothing, when one would.
+    #[must_use]
+    pub fn add_swept(&mut self, at: u64, t: &Swept) -> bool {
+        let Some((first, last)) = t.starts else { return true };
+        let (first, last) = (at.saturating_add(first), at.saturating_add(last));
+        let covered = self.unions.covered_to.iter().max().copied().unwrap_or(0);
+        if self.starts.is_some_and(|(_, l)| first < l) || first < covered {
+            return false;
+        }
+        for c in 0..4 {
+            // A level with nothing covered in `t` keeps what it had.
+            if t.unions.covered_to[c] > 0 {
+                self.unions.totals[c] += t.unions.totals[c];
+                self.unions.covered_to[c] = at.saturating_add(t.unions.covered_to[c]);
+            }
+        }
+        self.starts = Some((self.starts.map_or(first, |s| s.0), last));
+        true
     }
 }
 
@@ -428,27 +479,30 @@ impl SpanMap {
         map
     }
 
-    /// `level_unions(self.fixed(), u64::MAX)`, from the placeholders' fields' bounds.
+    /// `level_unions(self.fixed(), u64::MAX)`, a placeholder's fields swept as one
+    /// (`laid::swept`) when they come by start.
     fn level_totals(&self) -> [u64; 4] {
         if self.laid.is_empty() {
             return level_unions(&self.spans, u64::MAX);
         }
-        let (mut all, mut scratch) = (Vec::with_capacity(64), Scratch::default());
-        let (mut u, mut last) = (Unions::default(), 0);
-        for (i, s) in self.spans.iter().enumerate() {
-            all.clear();
-            self.push_bounds(i, s, &mut all, &mut scratch);
-            for b in &all {
-                // The sweep needs its spans by start: fields a record lays out out of order
-                // (or in a span's way) are summed from all the bounds, sorted.
-                if b.start < last {
-                    return self.level_totals_sorted();
-                }
-                last = b.start;
-                u.add(b.start, b.len, b.confidence, u64::MAX);
-            }
+        thread_local! {
+            // Kept from one document to the next: a game's files share their vertex formats.
+            static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
         }
-        u.totals
+        let mut all = Swept::default();
+        let in_order = SCRATCH.with_borrow_mut(|scratch| {
+            self.spans.iter().enumerate().all(|(i, s)| match self.placeholder(i, s) {
+                Some((l, own)) => crate::laid::swept(l, own, scratch).is_some_and(|t| all.add_swept(s.start, &t)),
+                None => all.add(s.start, s.len, s.confidence),
+            })
+        });
+        // The sweep needs its bounds by start: fields a record lays out out of order (or in a
+        // span's way) are summed from all the bounds, sorted.
+        if in_order {
+            all.totals()
+        } else {
+            self.level_totals_sorted()
+        }
     }
 
     /// `level_totals` from every span's and placeholder field's bounds, sorted by start.
@@ -848,5 +902,49 @@ mod tests {
     fn coverage_counts_levels() {
         let (m, _) = map();
         assert_eq!(m.coverage(20), [4, 4, 6, 0]);
+    }
+
+    /// Bounds swept as a group from nothing, then added at an offset, count as the same bounds
+    /// swept one by one; or the group is refused, sweeping nothing.
+    #[test]
+    fn a_swept_group_counts_as_its_bounds_or_is_refused() {
+        let mut seed = 0x2545_f491_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let (mut taken, mut refused) = (0, 0);
+        for _ in 0..2000 {
+            // Bounds by start, some overlapping, some of no length.
+            let mut at = 0;
+            let bounds: Vec<(u64, u64, Confidence)> = (0..2 + next(8))
+                .map(|_| {
+                    at += next(6);
+                    (at, next(7), Confidence::ALL[next(4) as usize])
+                })
+                .collect();
+            let split = 1 + next(bounds.len() as u64 - 1) as usize;
+            let (head, group) = bounds.split_at(split);
+            let (mut one_by_one, mut before) = (Swept::default(), Swept::default());
+            for &(start, len, c) in &bounds {
+                assert!(one_by_one.add(start, len, c));
+            }
+            head.iter().for_each(|&(start, len, c)| assert!(before.add(start, len, c)));
+            let offset = group[0].0;
+            let mut swept = Swept::default();
+            group.iter().for_each(|&(start, len, c)| assert!(swept.add(start - offset, len, c)));
+            let mut with_group = before;
+            if with_group.add_swept(offset, &swept) {
+                taken += 1;
+                assert_eq!(with_group.totals(), one_by_one.totals(), "{bounds:?} split at {split}");
+                // What follows the group sweeps on from it as from its bounds.
+                assert_eq!(with_group.add(at, 3, Confidence::Proven), one_by_one.add(at, 3, Confidence::Proven));
+                assert_eq!(with_group.totals(), one_by_one.totals());
+            } else {
+                refused += 1;
+                assert_eq!(with_group.totals(), before.totals(), "a refused group sweeps nothing");
+            }
+        }
+        assert!(taken > 500 && refused > 100, "{taken} groups taken, {refused} refused");
     }
 }
