@@ -85,6 +85,15 @@ byte_array!(2, "u8[2]");
 byte_array!(3, "u8[3]");
 byte_array!(4, "u8[4]");
 
+/// The type of `n` bytes, `u8[n]`: a static text for the short arrays most fields are.
+fn byte_array_type(n: usize) -> Text {
+    const SHORT: [&str; 17] = [
+        "u8[0]", "u8[1]", "u8[2]", "u8[3]", "u8[4]", "u8[5]", "u8[6]", "u8[7]", "u8[8]", "u8[9]", "u8[10]", "u8[11]",
+        "u8[12]", "u8[13]", "u8[14]", "u8[15]", "u8[16]",
+    ];
+    SHORT.get(n).map_or_else(|| format!("u8[{n}]").into(), |&s| s.into())
+}
+
 /// An array read as far as whole elements go (`Fields::elements`).
 #[derive(Debug)]
 pub struct Taken<'a> {
@@ -165,7 +174,7 @@ impl Fields {
         let path = path.into();
         let b = r.bytes(n).map_err(|e| e.at_path(&path))?;
         let value = self.value_of(r, n as u64, Kind::Hex, || show_hex_cut(b));
-        self.add(start, n as u64, path, format!("u8[{n}]"), value, confidence, note);
+        self.add(start, n as u64, path, byte_array_type(n), value, confidence, note);
         Ok(b)
     }
 

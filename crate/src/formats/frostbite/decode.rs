@@ -249,8 +249,9 @@ fn find_table(file: &Reader, meta: Option<[u32; 4]>, last: usize, fields: &[u64]
 
 /// Some non-null pointer field is not among `entries`.
 fn unlisted(ptrs: &Pointers, entries: &[u32]) -> bool {
-    let listed: std::collections::HashSet<u64> = entries.iter().map(|&e| e as u64 + 16).collect();
-    ptrs.all.iter().any(|p| !p.ptr.is_null() && !listed.contains(&p.ptr.at))
+    let mut listed: Vec<u64> = entries.iter().map(|&e| e as u64 + 16).collect();
+    listed.sort_unstable();
+    ptrs.all.iter().any(|p| !p.ptr.is_null() && listed.binary_search(&p.ptr.at).is_err())
 }
 
 /// `decode` with the bundle's resource metadata, when there is one: it says where the

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::field::{decimal, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
+use crate::show::hex;
 use crate::span::{Confidence, Fields};
 
 /// Names of the five section-index lists (list 0 main, 2 decals, 3 depth, 4 shadow: Inferred;
@@ -110,7 +111,7 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
         4,
         pp("index_format"),
         "u32",
-        Short::display(&format_args!("0x{:x} ({fmt})", l.index_format)),
+        Short::concat(&["0x", hex(l.index_format as u64, &mut [0; 16]), " (", fmt, ")"]),
         Confidence::Proven,
         "0x21 is 16-bit; 0x2e is 32-bit",
     );
