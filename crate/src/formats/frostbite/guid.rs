@@ -3,15 +3,15 @@
 /// The usual 8-4-4-4-12 text: the first three groups are the stored bytes little-endian.
 pub fn text(g: &[u8; 16]) -> String {
     const ORDER: [usize; 16] = [3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15];
-    // Gathered as bytes and checked as UTF-8 once (a LOD's GUID is in every MeshSet's facts).
-    let mut s = Vec::with_capacity(36);
+    // Written in place and checked as UTF-8 once (a LOD's GUID is in every MeshSet's facts).
+    let mut s = [b'-'; 36];
+    let mut at = 0;
     for (n, &k) in ORDER.iter().enumerate() {
-        if matches!(n, 4 | 6 | 8 | 10) {
-            s.push(b'-');
-        }
-        s.extend_from_slice(&crate::show::hex_pair(g[k]));
+        at += usize::from(matches!(n, 4 | 6 | 8 | 10));
+        s[at..at + 2].copy_from_slice(&crate::show::hex_pair(g[k]));
+        at += 2;
     }
-    String::from_utf8(s).unwrap_or_default()
+    std::str::from_utf8(&s).unwrap_or_default().to_string()
 }
 
 /// The 32 hex digits of the stored bytes in order.
