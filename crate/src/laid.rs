@@ -232,6 +232,20 @@ impl Scratch {
     }
 }
 
+/// How many children the record laid out as `layout` whose bytes are `own` has in the tree:
+/// its fields, groups and sub-records that hold a field.
+pub fn children(layout: LayoutRef, own: &[u8], scratch: &mut Scratch) -> usize {
+    let parts = scratch.parts(0, layout, own);
+    let holds = |p: &Part| match p.value {
+        PartValue::Group => p.kids > 0,
+        PartValue::Laid(_) => own_bytes(own, p.start as u64, p.len as u64).is_some(),
+        _ => true,
+    };
+    let n = parts.iter().filter(|p| p.group == IN_RECORD && holds(p)).count();
+    scratch.keep(0, parts);
+    n
+}
+
 /// The spans of the record laid out at `start` under `path`, with parts `parts` made of its
 /// bytes `own`, appended to `out`: `path.group.name` for a field in a group, `path.name` for
 /// one directly in it, and a sub-record's under `path.name`.

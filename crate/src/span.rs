@@ -296,6 +296,12 @@ fn level_unions(spans: &[Span], limit: u64) -> [u64; 4] {
     u.totals
 }
 
+thread_local! {
+    /// Parts lists and memos of placeholders' records, kept from one document to the next:
+    /// a game's files share their vertex formats.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
 /// The sweep of `level_unions`, a span at a time.
 #[derive(Debug, Default, Clone, Copy)]
 struct Unions {
@@ -485,10 +491,6 @@ impl SpanMap {
         if self.laid.is_empty() {
             return level_unions(&self.spans, u64::MAX);
         }
-        thread_local! {
-            // Kept from one document to the next: a game's files share their vertex formats.
-            static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
-        }
         let mut all = Swept::default();
         let in_order = SCRATCH.with_borrow_mut(|scratch| {
             self.spans.iter().enumerate().all(|(i, s)| match self.placeholder(i, s) {
@@ -547,14 +549,7 @@ impl SpanMap {
     pub fn laid_children(&self, i: usize) -> Option<usize> {
         let s = self.spans.get(i)?;
         let (l, own) = self.placeholder(i, s)?;
-        let mut parts = Vec::new();
-        l.0.parts(own, &mut parts);
-        let holds = |p: &crate::laid::Part| match p.value {
-            crate::laid::PartValue::Group => p.kids > 0,
-            crate::laid::PartValue::Laid(_) => crate::laid::own_bytes(own, p.start as u64, p.len as u64).is_some(),
-            _ => true,
-        };
-        Some(parts.iter().filter(|p| p.group == crate::laid::IN_RECORD && holds(p)).count())
+        Some(SCRATCH.with_borrow_mut(|scratch| crate::laid::children(l, own, scratch)))
     }
 
     /// How many spans are kept, a placeholder counting once (`fixed` makes its fields).
