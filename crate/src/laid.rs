@@ -144,9 +144,9 @@ pub fn own_bytes(file: &[u8], start: u64, len: u64) -> Option<&[u8]> {
 }
 
 /// Lists of parts kept from one record to the next, one a level of sub-records, so that
-/// expanding records one after another allocates only for the first; and the bounds of the
-/// last sub-record, which the next often repeats (a section's two declarations, its
-/// neighbours' of the same vertex format).
+/// expanding records one after another allocates only for the first; the bounds and the sweep
+/// of the last two sub-records, which the next often repeat (a section's two declarations,
+/// its neighbours' of the same vertex format); and fixed layouts' runs of fields, swept.
 #[derive(Debug, Default)]
 pub struct Scratch {
     parts: Vec<Vec<Part>>,
