@@ -302,6 +302,14 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
+/// Runs `f` with the thread's scratch (`SCRATCH`), or with a new one while that is in use.
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
 /// The sweep of `level_unions`, a span at a time.
 #[derive(Debug, Default, Clone, Copy)]
 struct Unions {
@@ -466,6 +474,8 @@ impl SpanMap {
                 at += own.len();
             }
         }
+        // Sized first and filled after: growing it record by record cost more than the
+        // second look at each record's bytes.
         let mut laid_bytes = Vec::with_capacity(at);
         for p in &laid {
             let s = &spans[p.index];
@@ -492,7 +502,7 @@ impl SpanMap {
             return level_unions(&self.spans, u64::MAX);
         }
         let mut all = Swept::default();
-        let in_order = SCRATCH.with_borrow_mut(|scratch| {
+        let in_order = with_scratch(|scratch| {
             self.spans.iter().enumerate().all(|(i, s)| match self.placeholder(i, s) {
                 Some((l, own)) => crate::laid::swept(l, own, scratch).is_some_and(|t| all.add_swept(s.start, &t)),
                 None => all.add(s.start, s.len, s.confidence),
@@ -509,10 +519,12 @@ impl SpanMap {
 
     /// `level_totals` from every span's and placeholder field's bounds, sorted by start.
     fn level_totals_sorted(&self) -> [u64; 4] {
-        let (mut all, mut scratch) = (Vec::new(), Scratch::default());
-        for (i, s) in self.spans.iter().enumerate() {
-            self.push_bounds(i, s, &mut all, &mut scratch);
-        }
+        let mut all = Vec::new();
+        with_scratch(|scratch| {
+            for (i, s) in self.spans.iter().enumerate() {
+                self.push_bounds(i, s, &mut all, scratch);
+            }
+        });
         // A union is the same whatever the order of equal starts.
         all.sort_unstable_by_key(|b| b.start);
         let mut u = Unions::default();
@@ -549,7 +561,7 @@ impl SpanMap {
     pub fn laid_children(&self, i: usize) -> Option<usize> {
         let s = self.spans.get(i)?;
         let (l, own) = self.placeholder(i, s)?;
-        Some(SCRATCH.with_borrow_mut(|scratch| crate::laid::children(l, own, scratch)))
+        Some(with_scratch(|scratch| crate::laid::children(l, own, scratch)))
     }
 
     /// How many spans are kept, a placeholder counting once (`fixed` makes its fields).
@@ -563,18 +575,20 @@ impl SpanMap {
             return &self.spans;
         }
         self.expanded.get_or_init(|| {
-            let (mut out, mut fields, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
-            for (i, s) in self.spans.iter().enumerate() {
-                let at = self.recorded_at(i);
-                match self.placeholder(i, s) {
-                    Some((layout, own)) => {
-                        let r = Placed { path: &s.path, layout, start: s.start, own };
-                        crate::laid::expand_record(r, None, &mut fields, &mut scratch);
-                        out.extend(fields.drain(..).enumerate().map(|(j, f)| ((f.start, f.len, at, j), f)));
+            let (mut out, mut fields) = (Vec::new(), Vec::new());
+            with_scratch(|scratch| {
+                for (i, s) in self.spans.iter().enumerate() {
+                    let at = self.recorded_at(i);
+                    match self.placeholder(i, s) {
+                        Some((layout, own)) => {
+                            let r = Placed { path: &s.path, layout, start: s.start, own };
+                            crate::laid::expand_record(r, None, &mut fields, scratch);
+                            out.extend(fields.drain(..).enumerate().map(|(j, f)| ((f.start, f.len, at, j), f)));
+                        }
+                        None => out.push(((s.start, s.len, at, 0), s.clone())),
                     }
-                    None => out.push(((s.start, s.len, at, 0), s.clone())),
                 }
-            }
+            });
             // No two fields have the same order.
             out.sort_unstable_by_key(|(order, _)| *order);
             out.into_iter().map(|(_, s)| s).collect()
@@ -595,6 +609,8 @@ impl SpanMap {
     pub fn window(&self, start: u64, end: u64, bytes: &[u8]) -> Vec<SpanText> {
         let w = Within { start, end };
         let fixed = |s: &Span| s.shown(bytes);
+        // A scratch of its own: the window took more instructions through the thread's
+        // (`with_scratch`; docs/performance.md), and it keeps no memo.
         let (mut fields, mut scratch) = (Vec::new(), Scratch::default());
         let laid = |s: &Span, layout: LayoutRef, own: &[u8], out: &mut Vec<SpanText>| {
             fields.clear();
@@ -611,18 +627,20 @@ impl SpanMap {
     pub fn bounds(&self, start: u64, end: u64) -> Vec<SpanBounds> {
         let w = Within { start, end };
         let fixed = |s: &Span| SpanBounds { start: s.start, len: s.len, confidence: s.confidence };
-        let (mut all, mut scratch) = (Vec::new(), Scratch::default());
-        let laid = |s: &Span, l: LayoutRef, own: &[u8], out: &mut Vec<SpanBounds>| {
-            all.clear();
-            crate::laid::expand_bounds(l, s.start, own, &mut all, &mut scratch);
-            out.extend(all.iter().filter(|b| w.overlaps(b.start, b.len)));
-        };
         let elem = |r: &Region, i: u64, e: &Elem| SpanBounds {
             start: r.elem_start(i, e),
             len: e.len,
             confidence: e.confidence,
         };
-        self.gather(w, Gather { fixed, laid, elem }, |b| (b.start, b.len))
+        with_scratch(|scratch| {
+            let mut all = Vec::new();
+            let laid = |s: &Span, l: LayoutRef, own: &[u8], out: &mut Vec<SpanBounds>| {
+                all.clear();
+                crate::laid::expand_bounds(l, s.start, own, &mut all, scratch);
+                out.extend(all.iter().filter(|b| w.overlaps(b.start, b.len)));
+            };
+            self.gather(w, Gather { fixed, laid, elem }, |b| (b.start, b.len))
+        })
     }
 
     /// One `T` for each span overlapping the window (fixed spans, a placeholder's fields in
