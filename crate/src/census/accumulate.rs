@@ -67,7 +67,9 @@ pub struct Place {
     pub offset: u64,
 }
 
+/// Counting a kept value reads its first 40 bytes, declared first (`repr(C)`).
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub struct ValueStats {
     pub count: u64,
     pub files: u64,
@@ -79,8 +81,9 @@ pub struct ValueStats {
 /// A field's value as its bytes and the kind they are shown as (`Entry::add_bytes`).
 #[derive(Clone, Copy)]
 pub struct BytesValue<'b> {
-    pub kind: Kind,
-    /// The kind's code in plans (`show::Kind::code`), which keys the bytes.
+    /// The code in plans of the kind they are shown as (`show::Kind::code`), which also
+    /// keys the bytes: the kind is made only to show a value not seen before. A code no kind
+    /// has shows as empty text.
     pub code: u8,
     pub bytes: &'b [u8],
     /// Whether the field's type is a flags type (`parse_number`).
@@ -94,7 +97,7 @@ const RAW_KEY_BYTES: usize = 22;
 const LONG_KEY_BYTES: usize = 96;
 
 /// A value's kind code and bytes, inline: what finds its kept text without making it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct RawKey {
     code: u8,
     len: u8,
@@ -115,6 +118,20 @@ impl RawKey {
     }
 }
 
+impl std::hash::Hash for RawKey {
+    /// Three words, the code and length in the first: keys are hashed on every value that
+    /// is not its entry's last.
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let mut w = [0u8; 24];
+        w[..RAW_KEY_BYTES].copy_from_slice(&self.bytes);
+        w[22] = self.code;
+        w[23] = self.len;
+        for c in w.chunks_exact(8) {
+            h.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+        }
+    }
+}
+
 /// The key of a value too long for a `RawKey` (`Entry::raw_long`), written into `buf`: its
 /// code, then its bytes; `None` past `LONG_KEY_BYTES`.
 fn long_key<'k>(value: BytesValue, buf: &'k mut [u8; 1 + LONG_KEY_BYTES]) -> Option<&'k [u8]> {
@@ -130,8 +147,50 @@ struct Counted {
     kept: Option<usize>,
 }
 
+/// The fields counting reads for every value come first, in declaration order (`repr(C)`),
+/// and an entry starts on a cache line: a value counted again, as most are, touches the
+/// entry's first line alone (and its second once a file), where the same fields spread over
+/// six lines before.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub struct Entry {
+    pub records: u64,
+    /// The index of the value the last record held: most entries hold runs of one value,
+    /// which then cost a comparison instead of a hash. Its text and number are kept here
+    /// too, beside the counters, so that comparing touches no other memory.
+    last: u32,
+    last_file: u32,
+    /// Record-relative offset: always for byte entries; for fields while it is the same in
+    /// every record (`offset_varies` says when it was not).
+    pub offset: Option<u64>,
+    /// The last value's number; NaN where it has none (a value's number is finite).
+    last_num: f64,
+    /// The kept values in the order they first came, found by `index`; inline text, like
+    /// the spans' values they come from.
+    pub values: Vec<(Short, ValueStats)>,
+    pub files: u64,
+    /// A kind code and bytes whose text is the last value's, when it came as bytes.
+    last_raw: Option<RawKey>,
+    pub offset_varies: bool,
+    /// `min` and `max` are over every value that is a number, tail included.
+    pub min: f64,
+    pub max: f64,
+    /// Bytes per value: 1 or 4 for byte entries, the span length for fields.
+    pub width: u64,
+    /// `None` when the last value's text is long (on the heap): it is compared with the
+    /// kept value then, not copied at every change.
+    last_text: Option<Short>,
+    /// Records whose value was new after `VALUE_CAP` distinct values were kept.
+    pub tail_records: u64,
+    /// The tail's records whose value is a number (`numbers` counts the kept values' from
+    /// their counts).
+    tail_numbers: u64,
+    index: FxMap<Short, u32>,
+    /// Kept values by kind code and bytes, for values given as bytes (`add_bytes`): at most
+    /// `VALUE_CAP` of them, each naming the value its text is.
+    raw: FxMap<RawKey, u32>,
+    /// The same for values too long for a `RawKey`: the key is the code, then the bytes.
+    raw_long: FxMap<Box<[u8]>, u32>,
     /// The format's name: files of different formats never share an entry.
     pub format: &'static str,
     pub kind: EntryKind,
@@ -141,42 +200,8 @@ pub struct Entry {
     pub path: String,
     /// The folded kind of record this entry lives in; empty for the file itself.
     pub record: String,
-    /// Record-relative offset: always for byte entries; for fields while it is the same in
-    /// every record (`offset_varies` says when it was not).
-    pub offset: Option<u64>,
-    pub offset_varies: bool,
-    /// Bytes per value: 1 or 4 for byte entries, the span length for fields.
-    pub width: u64,
     pub ty: String,
     pub confidence: Option<Confidence>,
-    pub files: u64,
-    last_file: u32,
-    pub records: u64,
-    /// The kept values in the order they first came, found by `index`; inline text, like
-    /// the spans' values they come from.
-    pub values: Vec<(Short, ValueStats)>,
-    index: FxMap<Short, u32>,
-    /// Kept values by kind code and bytes, for values given as bytes (`add_bytes`): at most
-    /// `VALUE_CAP` of them, each naming the value its text is.
-    raw: FxMap<RawKey, u32>,
-    /// The same for values too long for a `RawKey`: the key is the code, then the bytes.
-    raw_long: FxMap<Box<[u8]>, u32>,
-    /// The value the last record held: most entries hold runs of one value, which then
-    /// cost a comparison instead of a hash. Its text and number are kept here too, beside
-    /// the counters, so that comparing touches no other memory.
-    last: usize,
-    /// `None` when the last value's text is long (on the heap): it is compared with the
-    /// kept value then, not copied at every change.
-    last_text: Option<Short>,
-    last_num: Option<f64>,
-    /// A kind code and bytes whose text is the last value's, when it came as bytes.
-    last_raw: Option<RawKey>,
-    /// Records whose value was new after `VALUE_CAP` distinct values were kept.
-    pub tail_records: u64,
-    /// Records whose value is a number; `min` and `max` are over all of them, tail included.
-    pub numbers: u64,
-    pub min: f64,
-    pub max: f64,
 }
 
 impl Entry {
@@ -201,10 +226,10 @@ impl Entry {
             raw_long: FxMap::default(),
             last: 0,
             last_text: None,
-            last_num: None,
+            last_num: f64::NAN,
             last_raw: None,
             tail_records: 0,
-            numbers: 0,
+            tail_numbers: 0,
             min: f64::INFINITY,
             max: f64::NEG_INFINITY,
         }
@@ -239,7 +264,7 @@ impl Entry {
         self.count_record(rel, file);
         let key = RawKey::new(value.code, value.bytes);
         if let Some(k) = key {
-            let last = self.last_raw.as_ref().is_some_and(|l| l.same(&k)).then_some(self.last);
+            let last = self.last_raw.as_ref().is_some_and(|l| l.same(&k)).then_some(self.last as usize);
             if let Some(i) = last.or_else(|| self.raw.get(&k).map(|&i| i as usize)).filter(|&i| i < self.values.len()) {
                 let num = self.count_kept(i, place, file);
                 self.last_raw = Some(k);
@@ -251,7 +276,7 @@ impl Entry {
         if let Some(&i) = long_key.and_then(|k| self.raw_long.get(k)).filter(|&&i| (i as usize) < self.values.len()) {
             return self.count_kept(i as usize, place, file);
         }
-        let text = value.kind.show(value.bytes);
+        let text = Kind::from_code(value.code).map_or_else(|| Short::from(""), |k| k.show(value.bytes));
         let counted = self.count_text(&text, || parse_number(value.flags, &text), place, file);
         let Some(i) = counted.kept else { return counted.num };
         if let Some(k) = key {
@@ -291,10 +316,10 @@ impl Entry {
     ) -> Counted {
         let last_is = |e: &Entry| match &e.last_text {
             Some(t) => same(t.as_str(), value),
-            None => e.values.get(e.last).is_some_and(|(k, _)| same(k.as_str(), value)),
+            None => e.values.get(e.last as usize).is_some_and(|(k, _)| same(k.as_str(), value)),
         };
-        let at = if self.last < self.values.len() && last_is(self) {
-            Some(self.last)
+        let at = if (self.last as usize) < self.values.len() && last_is(self) {
+            Some(self.last as usize)
         } else {
             self.index.get(value).map(|&i| i as usize)
         };
@@ -302,9 +327,10 @@ impl Entry {
             return Counted { num: self.count_kept(i, place, file), kept: Some(i) };
         }
         let num = num();
-        self.count_number(num);
+        self.bound(num);
         if self.values.len() >= VALUE_CAP {
             self.tail_records += 1;
+            self.tail_numbers += u64::from(num.is_some_and(f64::is_finite));
             return Counted { num, kept: None };
         }
         let mut places = Vec::with_capacity(EXAMPLES);
@@ -312,42 +338,42 @@ impl Entry {
         let stats = ValueStats { count: 1, files: 1, last_file: file, num, places };
         let value = Short::from(value);
         self.index.insert(value.clone(), self.values.len() as u32);
-        self.last = self.values.len();
+        self.last = self.values.len() as u32;
         self.last_text = value.inline();
-        self.last_num = num;
+        self.last_num = num.unwrap_or(f64::NAN);
         self.last_raw = None;
         self.values.push((value, stats));
-        Counted { num, kept: Some(self.last) }
+        Counted { num, kept: Some(self.last as usize) }
     }
 
     /// Counts kept value `i` (a valid index) once more; returns its number.
     #[inline(always)]
     fn count_kept(&mut self, i: usize, place: impl FnOnce() -> Place, file: u32) -> Option<f64> {
         let (k, v) = self.values.get_mut(i)?;
-        if self.last != i {
-            self.last = i;
+        if self.last as usize != i {
+            // `i` is below `VALUE_CAP`.
+            self.last = i as u32;
             self.last_text = k.inline();
-            self.last_num = v.num;
+            self.last_num = v.num.unwrap_or(f64::NAN);
             self.last_raw = None;
+        }
+        // `places` holds the first `EXAMPLES` records' places: its length is the count's.
+        if v.count < EXAMPLES as u64 {
+            v.places.push(place());
         }
         v.count += 1;
         if v.last_file != file {
             v.last_file = file;
             v.files += 1;
         }
-        if v.places.len() < EXAMPLES {
-            v.places.push(place());
-        }
-        let num = v.num;
-        self.count_number(num);
-        num
+        // The value's number was bounded when it was first kept.
+        v.num
     }
 
-    /// Counts a record's value as a number, where it is one.
+    /// Widens `min` and `max` to a new value's number, where it is one.
     #[inline(always)]
-    fn count_number(&mut self, num: Option<f64>) {
+    fn bound(&mut self, num: Option<f64>) {
         if let Some(n) = num.filter(|n| n.is_finite()) {
-            self.numbers += 1;
             self.min = self.min.min(n);
             self.max = self.max.max(n);
         }
@@ -357,14 +383,23 @@ impl Entry {
     /// their decimal: a run of one number is counted without writing or comparing its text.
     pub fn add_number(&mut self, n: u64, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
         let x = n as f64;
-        let same = self.records > 0 && self.offset == rel && self.last < self.values.len() && self.last_num == Some(x);
+        let same =
+            self.records > 0 && self.offset == rel && (self.last as usize) < self.values.len() && self.last_num == x;
         if !same {
             self.add(decimal(n, &mut Digits::new()), || Some(x), rel, place, file);
             return;
         }
         // The last value's number is `x`: counting it again counts `x`.
         self.count_record(rel, file);
-        self.count_kept(self.last, place, file);
+        self.count_kept(self.last as usize, place, file);
+    }
+
+    /// Records whose value is a number, tail included: a kept value's records all hold its
+    /// number, so they are summed here rather than counted one by one.
+    pub fn numbers(&self) -> u64 {
+        let kept: u64 =
+            self.values.iter().filter(|(_, v)| v.num.is_some_and(f64::is_finite)).map(|(_, v)| v.count).sum();
+        kept + self.tail_numbers
     }
 
     /// Whether every record held the same value (and at least one record was seen).
@@ -445,6 +480,12 @@ mod tests {
         assert_eq!((e.min, e.max), (0.0, (VALUE_CAP + 9) as f64));
         assert!(e.offset_varies);
         assert!(!e.constant());
+        // Kept and tail records that are numbers, and none of those that are not.
+        for (i, text) in ["x", "7", "y", "x", "1e999"].into_iter().enumerate() {
+            e.add(text, || parse_number(false, text), Some(8), || place(10), 10 + i as u32);
+        }
+        assert_eq!(e.numbers(), 6 + VALUE_CAP as u64 + 10 + 1);
+        assert_eq!(e.records, 6 + VALUE_CAP as u64 + 10 + 5);
     }
 
     #[test]
@@ -474,7 +515,7 @@ mod tests {
         a.add_number(4, Some(9), || place(5), 5);
         b.add("4", || Some(4.0), Some(9), || place(5), 5);
         let show = |e: &Entry| {
-            format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.offset_varies, &e.values))
+            format!("{:?}", (e.records, e.files, e.numbers(), e.min, e.max, e.offset, e.offset_varies, &e.values))
         };
         assert_eq!(show(&a), show(&b));
         assert_eq!(a.values[0].1.count, 6);
@@ -517,13 +558,13 @@ mod tests {
                 a.add(&text, || parse_number(false, &text), Some(0), || place(file), file);
             } else {
                 let code = kind.code().unwrap();
-                let v = BytesValue { kind: *kind, code, bytes, flags: false };
+                let v = BytesValue { code, bytes, flags: false };
                 a.add_bytes(v, Some(0), || place(file), file);
             }
             b.add(&text, || parse_number(false, &text), Some(0), || place(file), file);
         }
         let show = |e: &Entry| {
-            format!("{:?}", (e.records, e.files, e.numbers, e.min, e.max, e.offset, e.tail_records, &e.values))
+            format!("{:?}", (e.records, e.files, e.numbers(), e.min, e.max, e.offset, e.tail_records, &e.values))
         };
         assert_eq!(show(&a), show(&b));
         let got: Vec<(&str, u64)> = a.values.iter().map(|(t, v)| (t.as_str(), v.count)).collect();

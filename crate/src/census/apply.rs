@@ -4,7 +4,7 @@
 
 use super::accumulate::{parse_number, BytesValue, Entry, EntryKind, Place};
 use super::fold::{fold, join};
-use super::plan::{FieldDef, FieldOp, NewName, NumOp, Plan, PlanRecord, NO_PARENT};
+use super::plan::{FieldDef, FieldOp, NewName, NumOp, Plan, PlanRecord, NO_PARENT, VALUE_TEXT};
 use super::relations::EntryValue;
 use super::walk::{may_own, record_name};
 use super::{Census, EntryIndex, FxMap, KindCache, NewEntry, RecordKind, NO_ENTRY};
@@ -290,17 +290,12 @@ impl Counter<'_> {
                 id => id as usize,
             };
             let (rel, place, e) = (f.at.saturating_sub(lo), file.place(i, f.at), &mut self.tally.entries[id]);
-            let num = match crate::show::Kind::from_code(f.shown) {
-                Some(kind) => {
-                    let bytes = file.field_bytes(f);
-                    e.add_bytes(
-                        BytesValue { kind, code: f.shown, bytes, flags: f.flags },
-                        Some(rel),
-                        place,
-                        file.number,
-                    )
+            let num = match f.shown {
+                VALUE_TEXT => e.add(text, || parse_number(f.flags, text), Some(rel), place, file.number),
+                code => {
+                    let value = BytesValue { code, bytes: file.field_bytes(f), flags: f.flags };
+                    e.add_bytes(value, Some(rel), place, file.number)
                 }
-                None => e.add(text, || parse_number(f.flags, text), Some(rel), place, file.number),
             };
             if let (Some(n), false) = (num, field.indexed) {
                 self.lists.values.push(EntryValue { entry: id, value: n });
@@ -375,12 +370,13 @@ impl Tally<'_> {
                     let path = format!("{}+0x{:02x}", record_name(record.path), o);
                     let id = self.intern(kind, path, record, ty);
                     slots[slot] = id as u32;
+                    // A slot is a width's: its entry's width is set once.
+                    self.entries[id].width = width as u64;
                     id
                 }
                 id => id as usize,
             };
             let en = &mut self.entries[id];
-            en.width = width as u64;
             en.add_number(v, Some(o), file.place(at_record, abs), file.number);
             o += width as u64;
         }

@@ -171,7 +171,7 @@ impl Census {
             records: omitted + e.tail_records,
             capped,
         });
-        let has_numbers = e.numbers > 0;
+        let has_numbers = e.numbers() > 0;
         EntryReport {
             id,
             format: e.format,
