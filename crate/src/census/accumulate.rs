@@ -381,7 +381,31 @@ impl Entry {
 
     /// `add` for the census's own numbers (counts, sizes, unexplained bytes), whose text is
     /// their decimal: a run of one number is counted without writing or comparing its text.
+    #[inline]
     pub fn add_number(&mut self, n: u64, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
+        // Inline, the common case: the last value again, in a record at the same offset,
+        // its places listed already. `count_record` and `count_kept` would do just this.
+        if self.records > 0 && self.offset == rel && self.last_num == n as f64 {
+            if let Some((_, v)) = self.values.get_mut(self.last as usize).filter(|(_, v)| v.count >= EXAMPLES as u64) {
+                v.count += 1;
+                if v.last_file != file {
+                    v.last_file = file;
+                    v.files += 1;
+                }
+                self.records += 1;
+                if self.last_file != file {
+                    self.last_file = file;
+                    self.files += 1;
+                }
+                return;
+            }
+        }
+        self.add_number_again(n, rel, place, file);
+    }
+
+    /// `add_number` out of line, for every other case.
+    #[inline(never)]
+    fn add_number_again(&mut self, n: u64, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
         let x = n as f64;
         let same =
             self.records > 0 && self.offset == rel && (self.last as usize) < self.values.len() && self.last_num == x;
@@ -519,6 +543,22 @@ mod tests {
         };
         assert_eq!(show(&a), show(&b));
         assert_eq!(a.values[0].1.count, 6);
+        // Long runs of one number (counted inline once its places are listed), the file
+        // changing inside a run, and the offset now and then.
+        let mut x = 7u32;
+        for i in 0..2_000u32 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let n = u64::from(i / 40 % 3) * 16;
+            let (file, rel) = (6 + i / 7, Some(if x.is_multiple_of(50) { 12 } else { 8 }));
+            a.add_number(n, rel, || place(file), file);
+            b.add(&n.to_string(), || Some(n as f64), rel, || place(file), file);
+        }
+        assert_eq!(show(&a), show(&b));
+        let runs: Vec<u64> =
+            a.values.iter().filter(|(t, _)| ["0", "16", "32"].contains(&t.as_str())).map(|(_, v)| v.count).collect();
+        assert!(runs.len() == 3 && runs.iter().all(|&c| c > 600), "{runs:?}");
     }
 
     #[test]
