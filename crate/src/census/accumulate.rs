@@ -119,8 +119,8 @@ impl RawKey {
 }
 
 impl std::hash::Hash for RawKey {
-    /// Three words, the code and length in the first: keys are hashed on every value that
-    /// is not its entry's last.
+    /// Three words, the code and length in the last one's top bytes: keys are hashed on
+    /// every value that is not its entry's last.
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         let mut w = [0u8; 24];
         w[..RAW_KEY_BYTES].copy_from_slice(&self.bytes);
@@ -148,9 +148,9 @@ struct Counted {
 }
 
 /// The fields counting reads for every value come first, in declaration order (`repr(C)`),
-/// and an entry starts on a cache line: a value counted again, as most are, touches the
-/// entry's first line alone (and its second once a file), where the same fields spread over
-/// six lines before.
+/// and an entry starts on a cache line: a number counted again touches the entry's first
+/// line alone (and its second once a file), a value given as bytes or text its second or
+/// third too, where the same fields spread over six lines before.
 #[derive(Debug, Clone)]
 #[repr(C, align(64))]
 pub struct Entry {
