@@ -161,7 +161,15 @@ pub struct Scratch {
 #[derive(Debug, Clone, Copy)]
 enum Segment {
     Fields(Swept),
-    Sub { start: u32, len: u32, layout: LayoutRef },
+    Sub(Sub),
+}
+
+/// A sub-record's place in its record and its layout.
+#[derive(Debug, Clone, Copy)]
+struct Sub {
+    start: u32,
+    len: u32,
+    layout: LayoutRef,
 }
 
 /// `parts` as segments: each run of fields swept, between the sub-records; `None` when a
@@ -172,7 +180,7 @@ fn segments(parts: &[Part]) -> Option<Vec<Segment>> {
         match p.value {
             PartValue::Laid(layout) => {
                 out.push(Segment::Fields(std::mem::take(&mut run)));
-                out.push(Segment::Sub { start: p.start, len: p.len, layout });
+                out.push(Segment::Sub(Sub { start: p.start, len: p.len, layout }));
             }
             PartValue::Group => {}
             PartValue::Text(_) | PartValue::Of(_) => {
@@ -384,11 +392,9 @@ fn swept_at(r: Laid, scratch: &mut Scratch, depth: usize) -> Option<Swept> {
     let parts = scratch.parts(depth, r.layout, r.own);
     let mut all = Swept::default();
     let in_order = parts.iter().all(|p| match p.value {
-        PartValue::Laid(layout) => match own_bytes(r.own, p.start as u64, p.len as u64) {
-            Some(own) => swept_at(Laid { layout, start: 0, own }, scratch, depth + 1)
-                .is_some_and(|t| all.add_swept(p.start as u64, &t)),
-            None => true,
-        },
+        PartValue::Laid(layout) => {
+            sweep_sub(&mut all, Sub { start: p.start, len: p.len, layout }, r.own, scratch, depth)
+        }
         PartValue::Group => true,
         PartValue::Text(_) | PartValue::Of(_) => all.add(p.start as u64, p.len as u64, p.confidence),
     });
@@ -398,6 +404,14 @@ fn swept_at(r: Laid, scratch: &mut Scratch, depth: usize) -> Option<Swept> {
         Memo::keep(&mut scratch.swept, &r, all);
     }
     all
+}
+
+/// Adds to `all` the sweep of sub-record `sub` of the record whose bytes are `own` (nothing
+/// when `own` does not hold it); false when its fields do not come by start or reach back.
+fn sweep_sub(all: &mut Swept, sub: Sub, own: &[u8], scratch: &mut Scratch, depth: usize) -> bool {
+    let Some(own) = own_bytes(own, sub.start as u64, sub.len as u64) else { return true };
+    swept_at(Laid { layout: sub.layout, start: 0, own }, scratch, depth + 1)
+        .is_some_and(|t| all.add_swept(sub.start as u64, &t))
 }
 
 /// `swept_at` of a record whose layout is fixed: its runs of fields swept once a layout.
@@ -418,11 +432,7 @@ fn swept_fixed(r: Laid, scratch: &mut Scratch, depth: usize) -> Option<Swept> {
     let mut all = Swept::default();
     let in_order = segs.iter().all(|seg| match *seg {
         Segment::Fields(run) => all.add_swept(0, &run),
-        Segment::Sub { start, len, layout } => match own_bytes(r.own, start as u64, len as u64) {
-            Some(own) => swept_at(Laid { layout, start: 0, own }, scratch, depth + 1)
-                .is_some_and(|t| all.add_swept(start as u64, &t)),
-            None => true,
-        },
+        Segment::Sub(sub) => sweep_sub(&mut all, sub, r.own, scratch, depth),
     });
     scratch.segments[k].1 = Some(segs);
     in_order.then_some(all)

@@ -78,6 +78,18 @@ pub struct ValueStats {
     pub places: Vec<Place>,
 }
 
+impl ValueStats {
+    /// Counts the value once more, in `file`.
+    #[inline(always)]
+    fn count_again(&mut self, file: u32) {
+        self.count += 1;
+        if self.last_file != file {
+            self.last_file = file;
+            self.files += 1;
+        }
+    }
+}
+
 /// A field's value as its bytes and the kind they are shown as (`Entry::add_bytes`).
 #[derive(Clone, Copy)]
 pub struct BytesValue<'b> {
@@ -264,7 +276,7 @@ impl Entry {
         self.count_record(rel, file);
         let key = RawKey::new(value.code, value.bytes);
         if let Some(k) = key {
-            let last = self.last_raw.as_ref().is_some_and(|l| l.same(&k)).then_some(self.last as usize);
+            let last = self.last_raw.as_ref().is_some_and(|l| l.same(&k)).then_some(self.last_index());
             if let Some(i) = last.or_else(|| self.raw.get(&k).map(|&i| i as usize)).filter(|&i| i < self.values.len()) {
                 let num = self.count_kept(i, place, file);
                 self.last_raw = Some(k);
@@ -316,10 +328,10 @@ impl Entry {
     ) -> Counted {
         let last_is = |e: &Entry| match &e.last_text {
             Some(t) => same(t.as_str(), value),
-            None => e.values.get(e.last as usize).is_some_and(|(k, _)| same(k.as_str(), value)),
+            None => e.values.get(e.last_index()).is_some_and(|(k, _)| same(k.as_str(), value)),
         };
-        let at = if (self.last as usize) < self.values.len() && last_is(self) {
-            Some(self.last as usize)
+        let at = if self.last_index() < self.values.len() && last_is(self) {
+            Some(self.last_index())
         } else {
             self.index.get(value).map(|&i| i as usize)
         };
@@ -343,7 +355,7 @@ impl Entry {
         self.last_num = num.unwrap_or(f64::NAN);
         self.last_raw = None;
         self.values.push((value, stats));
-        Counted { num, kept: Some(self.last as usize) }
+        Counted { num, kept: Some(self.last_index()) }
     }
 
     /// Counts kept value `i` (a valid index) once more; returns its number.
@@ -361,11 +373,7 @@ impl Entry {
         if v.count < EXAMPLES as u64 {
             v.places.push(place());
         }
-        v.count += 1;
-        if v.last_file != file {
-            v.last_file = file;
-            v.files += 1;
-        }
+        v.count_again(file);
         // The value's number was bounded when it was first kept.
         v.num
     }
@@ -386,17 +394,10 @@ impl Entry {
         // Inline, the common case: the last value again, in a record at the same offset,
         // its places listed already. `count_record` and `count_kept` would do just this.
         if self.records > 0 && self.offset == rel && self.last_num == n as f64 {
-            if let Some((_, v)) = self.values.get_mut(self.last as usize).filter(|(_, v)| v.count >= EXAMPLES as u64) {
-                v.count += 1;
-                if v.last_file != file {
-                    v.last_file = file;
-                    v.files += 1;
-                }
-                self.records += 1;
-                if self.last_file != file {
-                    self.last_file = file;
-                    self.files += 1;
-                }
+            let last = self.last_index();
+            if let Some((_, v)) = self.values.get_mut(last).filter(|(_, v)| v.count >= EXAMPLES as u64) {
+                v.count_again(file);
+                self.count_record(rel, file);
                 return;
             }
         }
@@ -408,14 +409,20 @@ impl Entry {
     fn add_number_again(&mut self, n: u64, rel: Option<u64>, place: impl FnOnce() -> Place, file: u32) {
         let x = n as f64;
         let same =
-            self.records > 0 && self.offset == rel && (self.last as usize) < self.values.len() && self.last_num == x;
+            self.records > 0 && self.offset == rel && self.last_index() < self.values.len() && self.last_num == x;
         if !same {
             self.add(decimal(n, &mut Digits::new()), || Some(x), rel, place, file);
             return;
         }
         // The last value's number is `x`: counting it again counts `x`.
         self.count_record(rel, file);
-        self.count_kept(self.last as usize, place, file);
+        self.count_kept(self.last_index(), place, file);
+    }
+
+    /// `last` as an index into `values`.
+    #[inline(always)]
+    fn last_index(&self) -> usize {
+        self.last as usize
     }
 
     /// Records whose value is a number, tail included: a kept value's records all hold its
