@@ -3,6 +3,7 @@
 //! of them.
 
 use crate::short::Short;
+use std::sync::OnceLock;
 
 /// How a field's bytes are shown, for a span that keeps its value's kind rather than its
 /// text (`span::Value::Of`): the text is made from the bytes when the span is shown. Each
@@ -216,6 +217,13 @@ pub fn decimal(n: u64, buf: &mut Digits) -> &str {
     buf.format(n)
 }
 
+/// `make(i)`, copied from `table`, whose first 256 entries are made once: texts that every
+/// file of a format makes, as a MeshSet's `bone N` names and `header.lod_pointer[i]` paths.
+pub fn made_once<T: Clone>(i: usize, table: &OnceLock<Vec<T>>, make: fn(u64, &mut Digits) -> T) -> T {
+    let made = table.get_or_init(|| (0..256).map(|k| make(k, &mut Digits::new())).collect());
+    made.get(i).cloned().unwrap_or_else(|| make(i as u64, &mut Digits::new()))
+}
+
 /// An offset from byte `base` as a pointer shows: `0 (null)`, else the offset and the byte it
 /// names, `0x68e (-> 0x69e)`.
 pub fn offset_text(v: u64, base: u64) -> Short {
@@ -376,6 +384,16 @@ mod tests {
         for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
             assert_eq!(decimal(n, &mut buf), n.to_string());
         }
+    }
+
+    #[test]
+    fn a_text_made_once_is_the_text_made_now_in_and_past_the_table() {
+        static MADE: OnceLock<Vec<Short>> = OnceLock::new();
+        let make = |n: u64, d: &mut Digits| Short::concat(&["bone ", decimal(n, d)]);
+        for i in [0, 1, 9, 10, 255, 256, 257, 65535, usize::MAX] {
+            assert_eq!(made_once(i, &MADE, make), format!("bone {i}"), "{i}");
+        }
+        assert_eq!(MADE.get().map(Vec::len), Some(256));
     }
 
     #[test]

@@ -12,7 +12,6 @@ use crate::error::{Error, Result};
 use crate::mesh::{self, Source};
 use crate::read::Reader;
 use crate::short::Short;
-use crate::show::{decimal, Digits};
 use crate::span::{Confidence, Elem, Fields, Region};
 
 /// Which vertex arrays the LOD fills: any section's stored declaration naming the usage.
@@ -66,7 +65,7 @@ pub fn skeleton(l: &Lod) -> mesh::Lod {
             vertex_count: s.vertex_count,
             passes: passes_of(l, k),
             // The section's bone list holds bone indices; their names are not in the MeshSet.
-            bones: s.bones.iter().map(|&b| Short::concat(&["bone ", decimal(b as u64, &mut Digits::new())])).collect(),
+            bones: s.bones.iter().map(|&b| super::stored::bone_name(b as u32)).collect(),
             ..Default::default()
         });
         istart = istart.saturating_add(ic);

@@ -13,7 +13,7 @@ use crate::field::{decimal, Digits, FieldType};
 use crate::model::{Check, Decode};
 use crate::read::Reader;
 use crate::short::PathText;
-use crate::show::{show_list, text_short_of};
+use crate::show::{made_once, show_list, text_short_of};
 use crate::span::{Confidence, Fields, Kind};
 
 /// One pointer field as read, with the bytes of what it names (0 for an empty list).
@@ -148,13 +148,14 @@ impl<'a> Pool<'a, '_> {
             )
         })?;
         let b = rest.peek(len)?;
+        static STRING_PATHS: std::sync::OnceLock<Vec<PathText>> = std::sync::OnceLock::new();
         let k = self.strings;
         self.strings += 1;
         let utf8 = std::str::from_utf8(b);
         self.f.add(
             at as u64,
             len as u64 + 1,
-            PathText::concat(&["pool.strings[", decimal(k as u64, &mut Digits::new()), "]"]),
+            made_once(k, &STRING_PATHS, |k, d| PathText::concat(&["pool.strings[", decimal(k, d), "]"])),
             "char[] + NUL",
             text_short_of(b, utf8),
             Confidence::Proven,

@@ -6,7 +6,9 @@ use crate::error::{Error, Result};
 use crate::field::{decimal, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
+use crate::show::made_once;
 use crate::span::{Confidence, Fields};
+use std::sync::OnceLock;
 
 /// Mesh types (0x7C), Frostbite's names.
 pub const MESH_TYPES: [&str; 3] = ["rigid", "skinned", "composite"];
@@ -115,11 +117,12 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     h.bounds_min = f.read(&mut r, "header.bounds_min", Confidence::Observed, "Over every section's bounds.")?;
     h.bounds_max = f.read(&mut r, "header.bounds_max", Confidence::Observed, "")?;
     let mut lod_ptrs = Vec::with_capacity(7);
+    static LOD_POINTERS: OnceLock<Vec<PathText>> = OnceLock::new();
     for i in 0..7 {
         lod_ptrs.push(read_ptr(
             f,
             &mut r,
-            PathText::concat(&["header.lod_pointer[", decimal(i, &mut Digits::new()), "]"]),
+            made_once(i as usize, &LOD_POINTERS, |i, d| PathText::concat(&["header.lod_pointer[", decimal(i, d), "]"])),
             Confidence::Proven,
             "At most seven LODs.",
         )?);

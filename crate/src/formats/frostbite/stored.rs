@@ -6,7 +6,8 @@ use super::header::Header;
 use super::lod::Lod;
 use crate::mesh::{self, BoneBox, StoredBox};
 use crate::short::{PathText, Short};
-use crate::show::{decimal, Digits};
+use crate::show::{decimal, made_once, Digits};
+use std::sync::OnceLock;
 
 fn xyz(v: &[f32; 4]) -> [f32; 3] {
     [v[0], v[1], v[2]]
@@ -22,15 +23,23 @@ pub fn bone_boxes(h: &Header) -> Vec<BoneBox> {
             let bone = if h.bone_ids.is_empty() { j as u32 } else { h.bone_ids.get(j).map_or(j as u32, |&b| b as u32) };
             BoneBox {
                 bone,
-                name: Short::concat(&["bone ", decimal(bone as u64, &mut Digits::new())]),
+                name: bone_name(bone),
                 bounds: StoredBox {
-                    path: PathText::concat(&["pool.bone_bounds[", decimal(j as u64, &mut Digits::new()), "]"]),
+                    path: made_once(j, &BOX_PATHS, |j, d| PathText::concat(&["pool.bone_bounds[", decimal(j, d), "]"])),
                     min: [v[0], v[1], v[2]],
                     max: [v[4], v[5], v[6]],
                 },
             }
         })
         .collect()
+}
+
+static BONE_NAMES: OnceLock<Vec<Short>> = OnceLock::new();
+static BOX_PATHS: OnceLock<Vec<PathText>> = OnceLock::new();
+
+/// `bone N`, the model's name for bone `n`: a MeshSet stores no bone names.
+pub fn bone_name(n: u32) -> Short {
+    made_once(n as usize, &BONE_NAMES, |n, d| Short::concat(&["bone ", decimal(n, d)]))
 }
 
 /// Fills LOD `li`'s stored boxes from the records. Called whenever the LOD is (re)built: at
@@ -124,13 +133,34 @@ mod tests {
     #[test]
     fn bounded_bone_ids_name_the_boxes() {
         let mut b = build(&two_cubes(2));
-        b.details.header.bone_ids = vec![5, 7, 9];
+        // 300 is past the names made once (`show::made_once`).
+        b.details.header.bone_ids = vec![5, 300, 9];
         let bytes = writer::write(&b.details).expect("writes");
         let doc = crate::open("x.res", bytes);
         let bones: Vec<(u32, String)> =
             doc.mesh.lods[0].bone_bounds.iter().map(|x| (x.bone, x.name.to_string())).collect();
-        assert_eq!(bones, [(5, "bone 5".to_string()), (7, "bone 7".into()), (9, "bone 9".into())]);
+        assert_eq!(bones, [(5, "bone 5".to_string()), (300, "bone 300".into()), (9, "bone 9".into())]);
+        // A section's bone list names its bones the same way.
+        assert_eq!(doc.mesh.lods[0].sections[0].bones, ["bone 0", "bone 1", "bone 2"]);
         assert_eq!(doc.mesh.lods[0].bone_bounds[1].bounds.min, [-0.5, 1.5, -0.5]);
+    }
+
+    #[test]
+    fn a_lods_fact_counts_its_sections_and_names_its_chunk() {
+        let b = build(&two_cubes(1));
+        let doc = crate::open("x.res", b.resource.clone());
+        let fact = |k: &str| doc.facts.iter().find(|(key, _)| key == k).map(|(_, v)| v.to_string());
+        let chunk = guid::text(&b.details.lods[0].chunk);
+        assert_eq!(chunk.len(), 36);
+        assert_eq!(fact("lod[0]"), Some(format!("2 sections, chunk {chunk}")));
+        assert_eq!(fact("LODs").as_deref(), Some("1"));
+        let mut inline = two_cubes(1);
+        inline.lods[0].inline = true;
+        let doc = crate::open("x.res", build(&inline).resource);
+        assert_eq!(
+            doc.facts.iter().find(|(k, _)| k == "lod[0]").map(|(_, v)| v.as_ref()),
+            Some("2 sections, chunk inline")
+        );
     }
 
     #[test]
