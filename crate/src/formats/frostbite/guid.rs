@@ -2,6 +2,13 @@
 
 /// The usual 8-4-4-4-12 text: the first three groups are the stored bytes little-endian.
 pub fn text(g: &[u8; 16]) -> String {
+    let mut s = String::with_capacity(36);
+    push_text(g, &mut s);
+    s
+}
+
+/// `text(g)` written after `out`.
+pub fn push_text(g: &[u8; 16], out: &mut String) {
     const ORDER: [usize; 16] = [3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15];
     // Written in place and checked as UTF-8 once (a LOD's GUID is in every MeshSet's facts).
     let mut s = [b'-'; 36];
@@ -11,7 +18,7 @@ pub fn text(g: &[u8; 16]) -> String {
         s[at..at + 2].copy_from_slice(&crate::show::hex_pair(g[k]));
         at += 2;
     }
-    std::str::from_utf8(&s).unwrap_or_default().to_string()
+    out.push_str(std::str::from_utf8(&s).unwrap_or_default());
 }
 
 /// The 32 hex digits of the stored bytes in order.

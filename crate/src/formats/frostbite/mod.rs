@@ -100,15 +100,22 @@ pub fn decode_chunk(name: &str, bytes: &[u8]) -> Decode {
 
 pub fn facts(out: &mut Vec<(Text, Text)>, m: &MeshSetDetails) {
     let h = &m.header;
+    // Room for the facts below: five, and one a LOD.
+    out.reserve(5 + m.lods.len());
     out.push(("name".into(), h.name.clone().into()));
     out.push(("mesh type".into(), header::MESH_TYPES.get(h.mesh_type as usize).copied().unwrap_or("?").into()));
     let (mut a, mut b) = (Digits::new(), Digits::new());
     out.push(("LODs".into(), decimal(m.lods.len() as u64, &mut a).to_string().into()));
     for (i, l) in m.lods.iter().enumerate() {
-        let chunk = if l.inline() { "inline".to_string() } else { guid::text(&l.chunk) };
-        let sections = decimal(l.sections.len() as u64, &mut b);
+        let mut value = String::with_capacity(64);
+        value.push_str(decimal(l.sections.len() as u64, &mut b));
+        value.push_str(" sections, chunk ");
+        match l.inline() {
+            true => value.push_str("inline"),
+            false => guid::push_text(&l.chunk, &mut value),
+        }
         let label = ["lod[", decimal(i as u64, &mut a), "]"].concat();
-        out.push((label.into(), [sections, " sections, chunk ", &chunk].concat().into()));
+        out.push((label.into(), value.into()));
     }
     let r = m.resmeta_computed.map(|v| v as u64);
     let mut n = [Digits::new(); 4];
