@@ -15,6 +15,7 @@ use crate::read::Reader;
 use crate::short::PathText;
 use crate::show::{made_once, show_list, text_short_of};
 use crate::span::{Confidence, Fields, Kind};
+use std::sync::OnceLock;
 
 /// One pointer field as read, with the bytes of what it names (0 for an empty list).
 #[derive(Debug, Clone)]
@@ -104,11 +105,11 @@ impl<'a> Pool<'a, '_> {
         let Some(mut r) = keep!(self, self.items(p, n, list.size)) else { return Vec::new() };
         // `items` checked the count against the bytes there.
         let mut out = Vec::with_capacity(n as usize);
-        let mut num = Digits::new();
+        let head = PathText::from(&list.path);
         for j in 0..n {
             let at = r.offset();
             let Ok(v) = (list.read)(&mut r) else { break };
-            let path = PathText::concat(&[&list.path, "[", decimal(j, &mut num), "]"]);
+            let path = head.item(j);
             let value = self.f.value_of(&r, list.size, list.kind, || (list.show)(&v));
             self.f.add(at, list.size, path, list.ty, value, Confidence::Proven, list.note);
             out.push(v);
@@ -148,7 +149,7 @@ impl<'a> Pool<'a, '_> {
             )
         })?;
         let b = rest.peek(len)?;
-        static STRING_PATHS: std::sync::OnceLock<Vec<PathText>> = std::sync::OnceLock::new();
+        static STRING_PATHS: OnceLock<Vec<PathText>> = OnceLock::new();
         let k = self.strings;
         self.strings += 1;
         let utf8 = std::str::from_utf8(b);
@@ -663,13 +664,12 @@ fn lists(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
     for (j, (c, p)) in lp.lists.iter().enumerate() {
         pool.place.lods[i].lists[j] = p.value;
         let sections = l.sections.len();
-        let path = PathText::concat(&[
-            "pool.section_lists.lod[",
-            decimal(i as u64, &mut Digits::new()),
-            "].list[",
-            decimal(j as u64, &mut Digits::new()),
-            "]",
-        ]);
+        static PATHS: OnceLock<Vec<PathText>> = OnceLock::new();
+        // Entry `5 i + j` of the table is LOD `i`'s list `j`.
+        let path = made_once(i * 5 + j, &PATHS, |n, d| {
+            let mut e = Digits::new();
+            PathText::concat(&["pool.section_lists.lod[", decimal(n / 5, d), "].list[", decimal(n % 5, &mut e), "]"])
+        });
         let note = "Each LOD's five section-index lists, one LOD's after another (16-aligned after the last).";
         let list = NumberList { path: path.clone(), ty: "u8[]", note };
         let Some(v) = pool.numbers::<u8>(p, *c as u64, list) else { continue };

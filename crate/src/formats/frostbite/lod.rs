@@ -7,8 +7,9 @@ use crate::error::{Error, Result};
 use crate::field::{decimal, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
-use crate::show::hex;
+use crate::show::{hex, made_once};
 use crate::span::{Confidence, Fields};
+use std::sync::OnceLock;
 
 /// Names of the five section-index lists (list 0 main, 2 decals, 3 depth, 4 shadow: Inferred;
 /// list 1 is "transparent" by the same Frostbite subset order, also Inferred).
@@ -91,7 +92,12 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     p.sections = read_ptr(f, &mut r, pp("section_array_pointer"), Confidence::Proven, "")?;
     for k in 0..5 {
         let note = "Count and pointer of five byte lists, at 12-byte steps";
-        let slot = PathText::concat(&[&prefix, "section_list[", decimal(k as u64, &mut Digits::new()), "]."]);
+        // Entry `5 i + k` of the table is LOD `i`'s slot `k`.
+        static SLOTS: OnceLock<Vec<PathText>> = OnceLock::new();
+        let slot = made_once(i * 5 + k, &SLOTS, |n, d| {
+            let mut e = Digits::new();
+            PathText::concat(&["lod[", decimal(n / 5, d), "].section_list[", decimal(n % 5, &mut e), "]."])
+        });
         let list = |n: &str| slot.join(n);
         let c: u32 = f.read(&mut r, list("count"), Confidence::Proven, note)?;
         let q = read_ptr(f, &mut r, list("pointer"), Confidence::Proven, note)?;
