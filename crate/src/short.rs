@@ -57,6 +57,24 @@ impl<const N: usize> Inline<N> {
         }
     }
 
+    /// `self[i]`, an item's path from its list's: the index written after a copy of the
+    /// inline bytes, without joining parts (a pooled list records one span an item).
+    pub fn item(&self, i: u64) -> Self {
+        let mut buf = itoa::Buffer::new();
+        let digits = buf.format(i).as_bytes();
+        match &self.0 {
+            Repr::Inline { len, bytes } if *len as usize + digits.len() + 2 <= N.min(u8::MAX as usize) => {
+                let (at, mut bytes) = (*len as usize, *bytes);
+                let end = at + 1 + digits.len();
+                bytes[at] = b'[';
+                bytes[at + 1..end].copy_from_slice(digits);
+                bytes[end] = b']';
+                Inline(Repr::Inline { len: (end + 1) as u8, bytes })
+            }
+            _ => Self::concat(&[self.as_str(), "[", buf.format(i), "]"]),
+        }
+    }
+
     /// A text of a table made once, kept by reference when it is too long to be inline.
     pub fn from_static(s: &'static str) -> Self {
         if s.len() <= N {
@@ -322,6 +340,17 @@ mod tests {
             assert_eq!(t.inline().is_some(), want.len() <= 22, "{want}: inline exactly when it fits");
         }
         assert_eq!(Short::written(|_| Err(std::fmt::Error)).as_str(), "", "a failed write gives no text");
+    }
+
+    #[test]
+    fn an_item_is_its_lists_path_and_index_whether_it_fits_or_not() {
+        for head in ["", "pool.bone_bounds", &"x".repeat(58), &"x".repeat(59), &"y".repeat(70)] {
+            for i in [0, 7, 10, 99, 12345, u64::MAX] {
+                let item = PathText::from(head).item(i);
+                assert_eq!(item, format!("{head}[{i}]"), "{head} {i}");
+                assert!(item.same(&PathText::from(format!("{head}[{i}]"))), "{head} {i}: inline as `from` makes it");
+            }
+        }
     }
 
     #[test]
