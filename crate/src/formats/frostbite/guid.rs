@@ -10,13 +10,14 @@ pub fn text(g: &[u8; 16]) -> String {
 /// `text(g)` written after `out`.
 pub fn push_text(g: &[u8; 16], out: &mut String) {
     const ORDER: [usize; 16] = [3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15];
+    // Where each byte's two digits go: the dashes are at 8, 13, 18 and 23.
+    const AT: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
     // Written in place and checked as UTF-8 once (a LOD's GUID is in every MeshSet's facts).
     let mut s = [b'-'; 36];
-    let mut at = 0;
-    for (n, &k) in ORDER.iter().enumerate() {
-        at += usize::from(matches!(n, 4 | 6 | 8 | 10));
-        s[at..at + 2].copy_from_slice(&crate::show::hex_pair(g[k]));
-        at += 2;
+    for (&k, &at) in ORDER.iter().zip(&AT) {
+        let [hi, lo] = crate::show::hex_pair(g[k]);
+        s[at] = hi;
+        s[at + 1] = lo;
     }
     out.push_str(std::str::from_utf8(&s).unwrap_or_default());
 }
