@@ -10,7 +10,6 @@ if [ "${1:-}" = "--ui" ]; then shift; SKIP_DECODE=1; fi
 [ -n "${SKIP_DECODE:-}" ] || {
 echo "## native decode (GEM .ply)";            cargo run -q --release --example bench_gem_ply
 echo "## native decode (Frostbite MeshSet)";   cargo run -q --release --example bench_meshset
-echo "## native decode (Frostbite MeshSet), glibc returning blocks over 32 MB to the kernel"; FRESH_MEMORY=1 cargo run -q --release --example bench_meshset | grep chunk_mb
 echo "## wasm decode under Node";              node scripts/bench-wasm.mjs
 echo "## native small files (per-file cost of open)"; cargo run -q --release --example bench_small
 echo "## small files in wasm under Node";     node scripts/bench-small-wasm.mjs

@@ -18,6 +18,9 @@ use meshscope::census::Census;
 use sets::{meshset, Rng};
 use std::time::Instant;
 
+// The command line's allocator, so that the figures are its figures (memory.rs).
+meshscope::native_allocator!();
+
 /// `[--repeat N] FILE|DIR...`: every file read once, then censused N times over.
 fn files(args: &[String]) {
     let mut repeat = 1;
@@ -89,8 +92,6 @@ fn pack(path: &str, files: &[Vec<u8>]) {
 
 #[allow(non_snake_case)]
 fn main() {
-    // As `meshscope` does (memory.rs): freed memory stays in the process.
-    meshscope::memory::keep_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let pack_to = args.iter().position(|a| a == "--pack").and_then(|i| args.get(i + 1)).cloned();
     if !args.is_empty() && pack_to.is_none() {

@@ -12,6 +12,9 @@ use meshscope::formats::gem_ply::vertex::Layout;
 use meshscope::formats::gem_ply::{Chunk, Magic, MeshChunk};
 use std::time::Instant;
 
+// The command line's allocator, so that the figures are its figures (memory.rs).
+meshscope::native_allocator!();
+
 const VERTICES: usize = 1_500_000;
 const INDICES: usize = 8_000_000;
 const CHANGES: usize = 1_000;

@@ -15,6 +15,9 @@ use meshscope::formats::gem_ply;
 use sets::landscape;
 use std::time::{Duration, Instant};
 
+// The command line's allocator, so that the figures are its figures (memory.rs).
+meshscope::native_allocator!();
+
 fn best(runs: usize, mut f: impl FnMut()) -> Duration {
     (0..runs)
         .map(|_| {
@@ -27,8 +30,6 @@ fn best(runs: usize, mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    // As `meshscope` does (memory.rs): freed memory stays in the process.
-    meshscope::memory::keep_freed_memory();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-fixtures");
     std::fs::create_dir_all(&dir).expect("bench-fixtures dir");
     for (name, size, runs) in [("gem-1mb.ply", 1 << 20, 200), ("gem-64mb.ply", 64 << 20, 5)] {

@@ -7,6 +7,9 @@ use meshscope::formats::frostbite::builder::{build, grid, BuildLod, BuildMesh};
 use meshscope::formats::frostbite::{guid, measures};
 use std::time::Instant;
 
+// The command line's allocator, so that the figures are its figures (memory.rs).
+meshscope::native_allocator!();
+
 /// This thread's CPU seconds (user + system) from /proc, so a figure taken on a busy machine
 /// can be told apart from time spent waiting for a core. `None` off Linux.
 fn cpu_seconds() -> Option<f64> {
@@ -30,15 +33,6 @@ fn fixture(mb: usize) -> meshscope::formats::frostbite::builder::Built {
 }
 
 fn main() {
-    // Freed memory stays in the process, as the command line keeps it (`memory.rs`): else
-    // glibc returns the 64 MB case's arrays (over 32 MB) to the kernel after every run while
-    // the smaller sizes reuse theirs, and the sizes are not measured alike. The page's wasm
-    // memory is reused from file to file in the same way. `FRESH_MEMORY=1` leaves glibc as
-    // it is, to show what the faults cost (`"memory": "fresh"`).
-    let fresh = std::env::var("FRESH_MEMORY").is_ok_and(|v| v == "1");
-    if !fresh {
-        meshscope::memory::keep_freed_memory();
-    }
     let mb: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(64);
     let sizes = [mb / 4, mb / 2, mb];
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-fixtures");
@@ -90,8 +84,8 @@ fn main() {
         }
         let vertices: usize = b.details.lods[0].sections.iter().map(|s| s.vertex_count as usize).sum();
         println!(
-            "{{\"chunk_mb\": {:.1}, \"vertices\": {vertices}, \"best_s\": {best:.4}, \"mb_per_s\": {:.0}, \"memory\": \"{}\", \"measures_s\": {best_measure:.4}, \"cpu_s_mean\": {:.3}, \"cpu_mb_per_s\": {:.0}}}",
-            chunk.len() as f64 / 1e6, total / best, if fresh { "fresh" } else { "reused" }, cpu_total / runs as f64, total / (cpu_total / runs as f64)
+            "{{\"chunk_mb\": {:.1}, \"vertices\": {vertices}, \"best_s\": {best:.4}, \"mb_per_s\": {:.0}, \"measures_s\": {best_measure:.4}, \"cpu_s_mean\": {:.3}, \"cpu_mb_per_s\": {:.0}}}",
+            chunk.len() as f64 / 1e6, total / best, cpu_total / runs as f64, total / (cpu_total / runs as f64)
         );
     }
     println!("fixtures: {}", dir.display());

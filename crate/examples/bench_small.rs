@@ -19,6 +19,9 @@ use meshscope::span::SpanMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+// The command line's allocator, so that the figures are its figures (memory.rs).
+meshscope::native_allocator!();
+
 struct File {
     name: String,
     bytes: Vec<u8>,
@@ -195,8 +198,6 @@ fn samples(times: usize) -> Option<Vec<File>> {
 }
 
 fn main() {
-    // As `meshscope` does (memory.rs): freed memory stays in the process.
-    meshscope::memory::keep_freed_memory();
     let rounds: usize = std::env::var("ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(5).max(1);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-small");
     std::fs::create_dir_all(&dir).expect("bench-small folder");

@@ -1,25 +1,21 @@
-//! How the native command line asks glibc to keep memory. By default glibc returns large
-//! freed blocks straight to the kernel and trims a heap as soon as its top is free, so a
-//! program that decodes file after file takes fresh pages (a page fault each) again and
-//! again; the page's wasm memory is never returned in the first place. The benchmarks call
-//! this too, so their figures are the command line's (docs/performance.md).
+//! The native programs' allocator: mimalloc, for the command line and each benchmark (the
+//! library leaves the choice to its programs, and the page's wasm keeps Rust's own).
+//!
+//! Opening a small file makes and frees a few dozen blocks (paths, names, lists), on which
+//! glibc's malloc spent about a fifth of `open`'s instructions (docs/performance.md). And
+//! mimalloc keeps freed memory for a second before it returns it to the kernel, so a program
+//! that decodes file after file reuses its pages, as the page's wasm memory is reused: glibc
+//! needed its trim and mmap thresholds raised for that.
 
-/// Keeps freed memory in the process: blocks up to 32 MB come from its heaps, which are
-/// never trimmed. Elsewhere than glibc on Linux it does nothing.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub fn keep_freed_memory() {
-    extern "C" {
-        fn mallopt(param: i32, value: i32) -> i32;
-    }
-    const M_TRIM_THRESHOLD: i32 = -1;
-    const M_MMAP_THRESHOLD: i32 = -3;
-    // SAFETY: mallopt only sets two of glibc's allocation thresholds (32 MB is the largest
-    // mmap threshold it takes); it is called before any other thread starts.
-    unsafe {
-        mallopt(M_MMAP_THRESHOLD, 32 << 20);
-        mallopt(M_TRIM_THRESHOLD, i32::MAX);
-    }
+/// Makes mimalloc the allocator of the program whose crate root calls it.
+#[macro_export]
+macro_rules! native_allocator {
+    () => {
+        #[cfg(not(target_arch = "wasm32"))]
+        #[global_allocator]
+        static ALLOCATOR: $crate::memory::MiMalloc = $crate::memory::MiMalloc;
+    };
 }
 
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub fn keep_freed_memory() {}
+#[cfg(not(target_arch = "wasm32"))]
+pub use mimalloc::MiMalloc;

@@ -4,6 +4,8 @@
 //! or decoded with errors (every other file is still processed); 2 for a usage error. A closed
 //! pipe (`meshscope census DIR | head`) ends the program quietly.
 
+meshscope::native_allocator!();
+
 mod census;
 mod diff;
 mod export;
@@ -125,8 +127,6 @@ impl Problems {
 }
 
 fn main() -> ExitCode {
-    // Files are decoded one after another: freed memory stays in the process (memory.rs).
-    meshscope::memory::keep_freed_memory();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         // Help and --version go to stdout with 0; usage errors to stderr with 2.
