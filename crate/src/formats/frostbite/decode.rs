@@ -661,11 +661,11 @@ fn read_pool(pool: &mut Pool, m: &mut MeshSetDetails, hp: &HeaderPtrs, lptrs: &[
 }
 
 fn lists(pool: &mut Pool, l: &mut lod::Lod, lp: &LodPtrs, i: usize) {
+    // Entry `5 i + j` of the table is LOD `i`'s list `j`.
+    static PATHS: OnceLock<Vec<PathText>> = OnceLock::new();
     for (j, (c, p)) in lp.lists.iter().enumerate() {
         pool.place.lods[i].lists[j] = p.value;
         let sections = l.sections.len();
-        static PATHS: OnceLock<Vec<PathText>> = OnceLock::new();
-        // Entry `5 i + j` of the table is LOD `i`'s list `j`.
         let path = made_once(i * 5 + j, &PATHS, |n, d| {
             let mut e = Digits::new();
             PathText::concat(&["pool.section_lists.lod[", decimal(n / 5, d), "].list[", decimal(n % 5, &mut e), "]"])

@@ -116,8 +116,8 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     r.seek(0x10)?;
     h.bounds_min = f.read(&mut r, "header.bounds_min", Confidence::Observed, "Over every section's bounds.")?;
     h.bounds_max = f.read(&mut r, "header.bounds_max", Confidence::Observed, "")?;
-    let mut lod_ptrs = Vec::with_capacity(7);
     static LOD_POINTERS: OnceLock<Vec<PathText>> = OnceLock::new();
+    let mut lod_ptrs = Vec::with_capacity(7);
     for i in 0..7 {
         lod_ptrs.push(read_ptr(
             f,

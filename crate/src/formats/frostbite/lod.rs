@@ -90,10 +90,10 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     p.section_count_at = r.offset();
     p.section_count = f.read(&mut r, pp("section_count"), Confidence::Proven, "")?;
     p.sections = read_ptr(f, &mut r, pp("section_array_pointer"), Confidence::Proven, "")?;
+    // Entry `5 i + k` of the table is LOD `i`'s slot `k`.
+    static SLOTS: OnceLock<Vec<PathText>> = OnceLock::new();
     for k in 0..5 {
         let note = "Count and pointer of five byte lists, at 12-byte steps";
-        // Entry `5 i + k` of the table is LOD `i`'s slot `k`.
-        static SLOTS: OnceLock<Vec<PathText>> = OnceLock::new();
         let slot = made_once(i * 5 + k, &SLOTS, |n, d| {
             let mut e = Digits::new();
             PathText::concat(&["lod[", decimal(n / 5, d), "].section_list[", decimal(n % 5, &mut e), "]."])
