@@ -108,39 +108,36 @@ const RAW_KEY_BYTES: usize = 22;
 /// slots, a bone's bounds. Longer values are found by their text.
 const LONG_KEY_BYTES: usize = 96;
 
-/// A value's kind code and bytes, inline: what finds its kept text without making it.
+/// A value's kind code and bytes, inline: what finds its kept text without making it. Three
+/// little-endian words of the bytes, zero past their length, with the code and the length in
+/// the last word's top two bytes; made in registers, since a key copied into memory byte by
+/// byte and read back as words stalls every comparison and hash after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct RawKey {
-    code: u8,
-    len: u8,
-    bytes: [u8; RAW_KEY_BYTES],
-}
+struct RawKey([u64; 3]);
 
 impl RawKey {
     fn new(code: u8, b: &[u8]) -> Option<RawKey> {
-        let mut bytes = [0; RAW_KEY_BYTES];
-        bytes.get_mut(..b.len())?.copy_from_slice(b);
-        Some(RawKey { code, len: b.len() as u8, bytes })
+        if b.len() > RAW_KEY_BYTES {
+            return None;
+        }
+        let word = |at: usize| match b.get(at..at + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().unwrap_or_default()),
+            None => crate::fx::tail_word(b.get(at..).unwrap_or_default()),
+        };
+        let top = u64::from(code) << 48 | (b.len() as u64) << 56;
+        Some(RawKey([word(0), word(8), word(16) | top]))
     }
 
-    /// Equality of whole arrays (bytes past the length are zero), without a call to `memcmp`.
     #[inline]
     fn same(&self, o: &RawKey) -> bool {
-        self.code == o.code && self.len == o.len && self.bytes == o.bytes
+        self.0 == o.0
     }
 }
 
 impl std::hash::Hash for RawKey {
-    /// Three words, the code and length in the last one's top bytes: keys are hashed on
-    /// every value that is not its entry's last.
+    /// The three words: keys are hashed on every value that is not its entry's last.
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        let mut w = [0u8; 24];
-        w[..RAW_KEY_BYTES].copy_from_slice(&self.bytes);
-        w[22] = self.code;
-        w[23] = self.len;
-        for c in w.chunks_exact(8) {
-            h.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
-        }
+        self.0.iter().for_each(|&w| h.write_u64(w));
     }
 }
 
@@ -623,6 +620,29 @@ mod tests {
         // The long values that came as bytes are keyed by them: the name as text and as hex,
         // and both hex runs of 71 bytes; not the 100 bytes, past what a key holds.
         assert_eq!(a.raw_long.len(), 4);
+    }
+
+    #[test]
+    fn a_raw_key_is_its_code_length_and_bytes_at_every_length() {
+        let bytes: Vec<u8> = (1..=23).collect();
+        for n in 0..=RAW_KEY_BYTES {
+            let b = &bytes[..n];
+            let k = RawKey::new(3, b).unwrap();
+            // The words are the bytes in order, zero past them, then the code and length.
+            let mut want = [0u8; 24];
+            want[..n].copy_from_slice(b);
+            (want[22], want[23]) = (3, n as u8);
+            let got: Vec<u8> = k.0.iter().flat_map(|w| w.to_le_bytes()).collect();
+            assert_eq!(got, want, "{n} bytes");
+            assert!(k.same(&RawKey::new(3, &b.to_vec()).unwrap()));
+            assert!(!k.same(&RawKey::new(4, b).unwrap()), "the code counts");
+            // A trailing zero byte is part of the value: "ab" and "ab\0" differ.
+            let padded = [b, &[0]].concat();
+            if padded.len() <= RAW_KEY_BYTES {
+                assert!(!k.same(&RawKey::new(3, &padded).unwrap()), "{n} bytes and a zero");
+            }
+        }
+        assert!(RawKey::new(3, &bytes).is_none(), "23 bytes are past a key");
     }
 
     #[test]
