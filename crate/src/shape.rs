@@ -296,14 +296,18 @@ impl Shape {
         // the arena, so one pass from the end carries both up before the parent passes them on.
         for i in (0..nodes.len()).rev() {
             let n = &mut nodes[i];
+            let (start, end, parent) = (n.start, n.end, n.parent);
+            // Kept in a register: the node's ends read back as one wide load after a store
+            // to one of them would wait on that store.
+            let mut content_end = n.content_end;
             if kids[i] == 0 || n.region().is_some() {
-                n.content_end = n.end;
+                content_end = end;
             }
             // A placeholder's content ends where its record's last field does.
             if let Some(Value::Laid(l)) = texts.span(n).map(|s| &s.value) {
-                n.content_end = n.start.saturating_add(crate::laid::content_len(*l, n.end.saturating_sub(n.start)));
+                content_end = start.saturating_add(crate::laid::content_len(*l, end.saturating_sub(start)));
             }
-            let (start, end, content_end, parent) = (n.start, n.end, n.content_end, n.parent);
+            n.content_end = content_end;
             if let Some(p) = (parent as usize).checked_sub(1).and_then(|p| nodes.get_mut(p)) {
                 p.start = p.start.min(start);
                 p.end = p.end.max(end);
