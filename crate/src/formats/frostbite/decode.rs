@@ -599,10 +599,9 @@ impl RecordReader<'_, '_> {
         for k in 0..whole {
             let sa = sat + k * section::SIZE;
             let path = PathText::concat(&["lod[", li, "].section[", decimal(k as u64, &mut b), "]"]);
-            let (s, p) = section::read(f, file, sa, &path)?;
+            let p = section::read(f, file, sa, &path, &mut m.lods[i].sections)?;
             covered.push((sa, sa + section::SIZE));
             m.section_at[i].push(sa as u64);
-            m.lods[i].sections.push(s);
             sp.push(p);
         }
         fits.map(|_| ()).map_err(|e| Error { offset: lp.section_count_at, ..e })

@@ -82,8 +82,15 @@ const UV0_NOTE: &str = "Median over the triangles of sqrt(UV area / area); 1.0 w
 
 /// Reads the section record at `at` of the file, recording its fields under `path` (one
 /// placeholder when `f` lays records out): every field is read from the record's 384 bytes,
-/// which must all be there.
-pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &PathText) -> Result<(Section, SectionPtrs)> {
+/// which must all be there. The section is pushed to `sections` once every field is read, made
+/// in place there: a section is about a kilobyte, and each move of it was a copy.
+pub fn read(
+    f: &mut Fields,
+    file: &Reader,
+    at: usize,
+    path: &PathText,
+    sections: &mut Vec<Section>,
+) -> Result<SectionPtrs> {
     let mut r = file.window(at, SIZE).map_err(|e| e.at_path(path))?;
     let base = r.base();
     let truncated = || Error::new(base, path.as_str(), ErrorKind::Truncated { needed: SIZE as u64, available: 0 });
@@ -92,7 +99,6 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &PathText) -> Result
     f.record(path.clone(), base, SIZE as u64);
     let prefix = path.join(".");
     let pp = |n: &str| prefix.join(n);
-    let s = parse(raw);
     let p = SectionPtrs {
         material: Ptr { at: base + 0x8, value: le(raw, 0x8), path: pp("material_name_pointer") },
         bones: Ptr { at: base + 0x10, value: le(raw, 0x10), path: pp("bone_list_pointer") },
@@ -104,7 +110,8 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &PathText) -> Result
         for (at, name) in DECLARATIONS_AT.iter().zip(["stored_declaration", "draw_declaration"]) {
             f.record(pp(name), base + *at as u64, declaration::SIZE as u64);
         }
-        return Ok((s, p));
+        sections.push(parse(raw));
+        return Ok(p);
     }
     for part in &PARTS {
         let (start, len) = (part.start as usize, part.len as usize);
@@ -121,7 +128,8 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, path: &PathText) -> Result
             PartValue::Group | PartValue::Text(_) => {}
         }
     }
-    Ok((s, p))
+    sections.push(parse(raw));
+    Ok(p)
 }
 
 /// The little-endian number of the (up to) eight bytes at `at` of the record.
@@ -318,17 +326,20 @@ mod tests {
         }
         let reader = Reader::new(&file);
         let path = PathText::from("lod[0].section[1]");
+        let (mut s1, mut s2) = (Vec::new(), Vec::new());
         let mut whole = Fields::over(&file);
-        let (s1, p1) = read(&mut whole, &reader, 8, &path).unwrap();
+        let p1 = read(&mut whole, &reader, 8, &path, &mut s1).unwrap();
         let mut laid = Fields::laying_over(&file);
-        let (s2, p2) = read(&mut laid, &reader, 8, &path).unwrap();
+        let p2 = read(&mut laid, &reader, 8, &path, &mut s2).unwrap();
+        assert_eq!((s1.len(), s2.len()), (1, 1));
         assert_eq!(laid.spans.len(), 1);
         assert_eq!(expand_all(laid.spans, &file), whole.spans);
         assert_eq!(laid.records, whole.records);
-        assert_eq!((s1, p1.material, p1.bones, p1.bone_count), (s2, p2.material, p2.bones, p2.bone_count));
+        assert_eq!((&s1, p1.material, p1.bones, p1.bone_count), (&s2, p2.material, p2.bones, p2.bone_count));
         assert!(whole.spans.iter().any(|s| s.path == "lod[0].section[1].stored_declaration.element[2].usage"));
         // A section the file cuts short is an error at its start, with its path.
-        let e = read(&mut Fields::laying_over(&file), &reader, 9, &path).unwrap_err();
+        let e = read(&mut Fields::laying_over(&file), &reader, 9, &path, &mut s2).unwrap_err();
         assert_eq!((e.offset, e.path.as_str()), (9, "lod[0].section[1]"));
+        assert_eq!(s2.len(), 1, "a section that fails to read is not pushed");
     }
 }
