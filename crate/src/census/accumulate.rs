@@ -634,7 +634,9 @@ mod tests {
             (want[22], want[23]) = (3, n as u8);
             let got: Vec<u8> = k.0.iter().flat_map(|w| w.to_le_bytes()).collect();
             assert_eq!(got, want, "{n} bytes");
-            assert!(k.same(&RawKey::new(3, &b.to_vec()).unwrap()));
+            // The same bytes elsewhere in memory make the same key.
+            let copy = b.to_vec();
+            assert!(k.same(&RawKey::new(3, &copy).unwrap()));
             assert!(!k.same(&RawKey::new(4, b).unwrap()), "the code counts");
             // A trailing zero byte is part of the value: "ab" and "ab\0" differ.
             let padded = [b, &[0]].concat();
