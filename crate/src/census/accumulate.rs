@@ -127,11 +127,6 @@ impl RawKey {
         let top = u64::from(code) << 48 | (b.len() as u64) << 56;
         Some(RawKey([word(0), word(8), word(16) | top]))
     }
-
-    #[inline]
-    fn same(&self, o: &RawKey) -> bool {
-        self.0 == o.0
-    }
 }
 
 impl std::hash::Hash for RawKey {
@@ -273,7 +268,7 @@ impl Entry {
         self.count_record(rel, file);
         let key = RawKey::new(value.code, value.bytes);
         if let Some(k) = key {
-            let last = self.last_raw.as_ref().is_some_and(|l| l.same(&k)).then_some(self.last_index());
+            let last = self.last_raw.as_ref().is_some_and(|l| *l == k).then_some(self.last_index());
             if let Some(i) = last.or_else(|| self.raw.get(&k).map(|&i| i as usize)).filter(|&i| i < self.values.len()) {
                 let num = self.count_kept(i, place, file);
                 self.last_raw = Some(k);
@@ -636,12 +631,12 @@ mod tests {
             assert_eq!(got, want, "{n} bytes");
             // The same bytes elsewhere in memory make the same key.
             let copy = b.to_vec();
-            assert!(k.same(&RawKey::new(3, &copy).unwrap()));
-            assert!(!k.same(&RawKey::new(4, b).unwrap()), "the code counts");
+            assert_eq!(k, RawKey::new(3, &copy).unwrap());
+            assert_ne!(k, RawKey::new(4, b).unwrap(), "the code counts");
             // A trailing zero byte is part of the value: "ab" and "ab\0" differ.
             let padded = [b, &[0]].concat();
             if padded.len() <= RAW_KEY_BYTES {
-                assert!(!k.same(&RawKey::new(3, &padded).unwrap()), "{n} bytes and a zero");
+                assert_ne!(k, RawKey::new(3, &padded).unwrap(), "{n} bytes and a zero");
             }
         }
         assert!(RawKey::new(3, &bytes).is_none(), "23 bytes are past a key");

@@ -110,26 +110,41 @@ pub fn read(
         for (at, name) in DECLARATIONS_AT.iter().zip(["stored_declaration", "draw_declaration"]) {
             f.record(pp(name), base + *at as u64, declaration::SIZE as u64);
         }
-        sections.push(parse(raw));
-        return Ok(p);
+    } else {
+        record_parts(f, &mut r, raw, &prefix)?;
     }
+    sections.push(parse(raw));
+    Ok(p)
+}
+
+/// Records the section's fields one by one, and reads its declarations, from `r` (the
+/// record's window, whose bytes are `raw`); field paths start with `prefix`.
+fn record_parts(f: &mut Fields, r: &mut Reader, raw: &[u8; SIZE], prefix: &PathText) -> Result<()> {
+    let base = r.base();
     for part in &PARTS {
         let (start, len) = (part.start as usize, part.len as usize);
         match part.value {
             PartValue::Laid(_) => {
                 r.seek(start)?;
-                declaration::read(f, &mut r, &pp(part.name))?;
+                declaration::read(f, r, &prefix.join(part.name))?;
             }
             PartValue::Of(kind) => {
                 r.seek(start + len)?;
-                let value = f.value_of(&r, len as u64, kind, || kind.show(&raw[start..start + len]).into());
-                f.add(base + start as u64, len as u64, pp(part.name), part.ty, value, part.confidence, part.note);
+                let value = f.value_of(r, len as u64, kind, || kind.show(&raw[start..start + len]).into());
+                f.add(
+                    base + start as u64,
+                    len as u64,
+                    prefix.join(part.name),
+                    part.ty,
+                    value,
+                    part.confidence,
+                    part.note,
+                );
             }
             PartValue::Group | PartValue::Text(_) => {}
         }
     }
-    sections.push(parse(raw));
-    Ok(p)
+    Ok(())
 }
 
 /// The little-endian number of the (up to) eight bytes at `at` of the record.
