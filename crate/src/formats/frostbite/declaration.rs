@@ -7,7 +7,7 @@ use crate::laid::{Layout, LayoutRef, Part, PartValue, IN_RECORD};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::show::Kind;
-use crate::span::{Confidence, Fields, Text};
+use crate::span::{Confidence, Fields, Text, Value};
 
 /// Bytes of one declaration.
 pub const SIZE: usize = 100;
@@ -173,6 +173,9 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     // Paths are joined by hand from a prefix per slot, and the value texts of a byte come
     // from `Texts`: a declaration is most of a MeshSet's fields.
     let t = texts();
+    // A byte in the file is shown from it when asked, as the laid-out parts show it.
+    let of_file = f.of_file(r, 1);
+    let byte = |b: u8| if of_file { Value::Of(Kind::Unsigned) } else { t.decimal[b as usize].clone().into() };
     let note = ELEMENT_NOTE;
     let (elements, streams) = (path.join(".element["), path.join(".stream["));
     for (i, slot) in SLOTS.iter().enumerate() {
@@ -185,8 +188,8 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
             let (usage_text, uconf) = &t.usage[b[0] as usize];
             f.add(at, 1, field("usage"), "u8", usage_text.clone(), *uconf, note);
             f.add(at + 1, 1, field("format"), "u8", t.format[b[1] as usize].clone(), Confidence::Proven, note);
-            f.add(at + 2, 1, field("offset"), "u8", t.decimal[b[2] as usize].clone(), Confidence::Proven, note);
-            f.add(at + 3, 1, field("stream"), "u8", t.decimal[b[3] as usize].clone(), Confidence::Proven, note);
+            f.add(at + 2, 1, field("offset"), "u8", byte(b[2]), Confidence::Proven, note);
+            f.add(at + 3, 1, field("stream"), "u8", byte(b[3]), Confidence::Proven, note);
         }
     }
     let whole = Own { bytes: own, start, path };
@@ -199,16 +202,8 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
         if i < stream_count {
             let prefix = streams.join(slot);
             let field = |name: &str| prefix.join(name);
-            f.add(at, 1, field("stride"), "u8", t.decimal[b[0] as usize].clone(), Confidence::Proven, STRIDE_NOTE);
-            f.add(
-                at + 1,
-                1,
-                field("unknown"),
-                "u8",
-                t.decimal[b[1] as usize].clone(),
-                Confidence::Unknown,
-                STREAM_BYTE_NOTE,
-            );
+            f.add(at, 1, field("stride"), "u8", byte(b[0]), Confidence::Proven, STRIDE_NOTE);
+            f.add(at + 1, 1, field("unknown"), "u8", byte(b[1]), Confidence::Unknown, STREAM_BYTE_NOTE);
         }
     }
     let slots = Unused { name: ".unused_stream_slots", from: 0x40 + 2 * stream_count, to: 0x60, ty: "u8[2][]" };
@@ -334,8 +329,8 @@ impl Layout for DeclarationLayout {
             };
             out.push(field("usage", 0, *uconf, text(usage)));
             out.push(field("format", 1, Confidence::Proven, text(&t.format[b[at + 1] as usize])));
-            out.push(field("offset", 2, Confidence::Proven, text(&t.decimal[b[at + 2] as usize])));
-            out.push(field("stream", 3, Confidence::Proven, text(&t.decimal[b[at + 3] as usize])));
+            out.push(field("offset", 2, Confidence::Proven, PartValue::Of(Kind::Unsigned)));
+            out.push(field("stream", 3, Confidence::Proven, PartValue::Of(Kind::Unsigned)));
         }
         let unused = |name, start: usize, end: usize, ty, note| {
             let value = PartValue::Of(Kind::Hex);
@@ -356,7 +351,7 @@ impl Layout for DeclarationLayout {
             let (g, at) = (out.len() as u16, 0x40 + 2 * i);
             out.push(group(name, at, 2, 2));
             let field = |name, k: usize, confidence, note| {
-                let value = text(&t.decimal[b[at + k] as usize]);
+                let value = PartValue::Of(Kind::Unsigned);
                 part(PartOf { name, group: g, start: at + k, len: 1, ty: "u8", confidence, value, note })
             };
             out.push(field("stride", 0, Confidence::Proven, STRIDE_NOTE));
