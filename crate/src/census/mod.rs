@@ -175,6 +175,8 @@ struct KindRecords {
 #[derive(Debug, Clone, Copy)]
 struct EntryInFile {
     file: u32,
+    /// The entry's record kind.
+    kind: u32,
     first: f64,
     records: u32,
     uniform: bool,
@@ -257,21 +259,25 @@ impl Census {
             let k = &mut per_kind[r.kind];
             *k = KindRecords { file: stamp, records: if k.file == stamp { k.records + 1 } else { 1 } };
         }
-        per_entry.resize(entries.len(), EntryInFile { file: u32::MAX, first: 0.0, records: 0, uniform: false });
+        let unseen = EntryInFile { file: u32::MAX, kind: 0, first: 0.0, records: 0, uniform: false };
+        per_entry.resize(entries.len(), unseen);
         seen.clear();
-        for v in values {
-            let e = &mut per_entry[v.entry];
-            if e.file != stamp {
-                *e = EntryInFile { file: stamp, first: v.value, records: 0, uniform: true };
-                seen.push(v.entry);
+        // An entry's values are all in records of its kind.
+        for r in records {
+            for v in &values[r.values.clone()] {
+                let e = &mut per_entry[v.entry];
+                if e.file != stamp {
+                    *e = EntryInFile { file: stamp, kind: r.kind as u32, first: v.value, records: 0, uniform: true };
+                    seen.push(v.entry);
+                }
+                e.records += 1;
+                e.uniform &= e.first == v.value;
             }
-            e.records += 1;
-            e.uniform &= e.first == v.value;
         }
         file_scope.clear();
         for &id in seen.iter() {
             let e = per_entry[id];
-            let k = per_kind[entries[id].kind_id];
+            let k = per_kind[e.kind as usize];
             if e.uniform && k.file == stamp && k.records == e.records {
                 file_scope.put(id, e.first);
             }
@@ -279,7 +285,7 @@ impl Census {
         // The values of a record and its enclosing ones, the nearest winning: records come
         // each after its parent, so a stack with an undo list keeps them. Only records with a
         // field still worth observing, and those enclosing them, take part.
-        let observed = |v: &EntryValue| entries[v.entry].kind == EntryKind::Field;
+        let observed = |v: &EntryValue| v.field;
         live.clear();
         live.extend(
             records.iter().map(|r| values[r.values.clone()].iter().any(|v| observed(v) && relations.wants(v.entry))),

@@ -6,11 +6,14 @@
 //! each later record keeps only the candidates that are present and still equal. The lists
 //! only shrink, so after a few files almost no work is left.
 
-/// One numeric value of a record: its entry and the number.
+/// One numeric value of a record: its entry and the number, and whether the entry is a
+/// field's (only fields are observed; counts and sizes are only looked up). Kept here so that
+/// relating a file reads no entry.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EntryValue {
     pub entry: usize,
     pub value: f64,
+    pub field: bool,
 }
 
 /// A value put in a `Scope`, stamped with the scope's fill it belongs to.
@@ -109,7 +112,7 @@ impl Chain {
         self.leave_to(parent);
         let me = n as u32 + 1;
         self.open.push(OpenRecord { record: n, undo_from: self.undo.len() });
-        for &EntryValue { entry, value } in values {
+        for &EntryValue { entry, value, .. } in values {
             if self.slots.len() <= entry {
                 self.slots.resize(entry + 1, Held::default());
             }
@@ -225,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_chain_holds_the_nearest_enclosing_value() {
-        let v = |entry, value| EntryValue { entry, value };
+        let v = |entry, value| EntryValue { entry, value, field: true };
         let mut c = Chain::default();
         c.enter(0, None, &[v(1, 10.0), v(2, 20.0)]);
         c.enter(1, Some(0), &[v(1, 11.0), v(1, 99.0)]);
