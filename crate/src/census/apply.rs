@@ -263,9 +263,15 @@ impl Counter<'_> {
     ) {
         let file = self.tally.file;
         for f in fields {
-            let len = f.text_len();
-            let text = file.plan.values.get(self.value_at..self.value_at + len).unwrap_or("");
-            self.value_at += len;
+            // Only a value given as text takes a run of `values`.
+            let text = match f.text_len() {
+                0 => "",
+                len => {
+                    let text = file.plan.values.get(self.value_at..self.value_at + len).unwrap_or("");
+                    self.value_at += len;
+                    text
+                }
+            };
             let Some(field) = self.ids.fields.get_mut(f.id as usize) else { continue };
             let id = match field.entry {
                 NO_ENTRY => {
@@ -298,7 +304,7 @@ impl Counter<'_> {
                 }
             };
             if let (Some(n), false) = (num, field.indexed) {
-                self.lists.values.push(EntryValue { entry: id, value: n });
+                self.lists.values.push(EntryValue { entry: id, value: n, field: true });
             }
         }
     }
@@ -341,7 +347,7 @@ impl Tally<'_> {
     fn count_number(&mut self, id: usize, n: u64, record: usize, at: u64, values: &mut Vec<EntryValue>) {
         let file = self.file;
         self.entries[id].add_number(n, None, file.place(record, at), file.number);
-        values.push(EntryValue { entry: id, value: n as f64 });
+        values.push(EntryValue { entry: id, value: n as f64, field: false });
     }
 
     /// Counts a run of unexplained bytes: as u32 words where a whole word at a record-relative
