@@ -391,6 +391,7 @@ impl Tally<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::census::accumulate::EntryKind;
     use crate::census::plan::Plan;
     use crate::census::{Census, CensusFile, Planner};
     use crate::formats::frostbite::builder::{build, cube, BuildLod, BuildMesh};
@@ -417,6 +418,27 @@ mod tests {
                 CensusFile::new(&format!("m{i}.MeshSet"), build(&b).resource)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_files_values_are_in_records_of_their_entries_kind() {
+        // What `relate` takes on trust: an entry's values come from records of its kind, and
+        // a value says whether its entry is a field's.
+        let mut census = Census::new();
+        let (mut fields, mut numbers) = (0, 0);
+        for d in &meshsets() {
+            census.add(d);
+            let lists = &census.count_lists;
+            for r in &lists.records {
+                for v in &lists.values[r.values.clone()] {
+                    let e = &census.entries[v.entry];
+                    assert_eq!(e.kind_id, r.kind, "{}", e.path);
+                    assert_eq!(v.field, e.kind == EntryKind::Field, "{}", e.path);
+                    *(if v.field { &mut fields } else { &mut numbers }) += 1;
+                }
+            }
+        }
+        assert!(fields > 0 && numbers > 0, "{fields} field values, {numbers} counts and sizes");
     }
 
     #[test]
