@@ -115,10 +115,9 @@ pub fn usage(u: u8) -> (Text, Confidence) {
     }
 }
 
-/// The value texts of a declaration's bytes, made once: for each byte value its decimal, its
-/// usage as `N (name)` with the usage's confidence, and its format as `0xNN (name)`.
+/// The value texts of a declaration's bytes, made once: for each byte value its usage as
+/// `N (name)` with the usage's confidence, and its format as `0xNN (name)`.
 struct Texts {
-    decimal: [Short; 256],
     usage: [(Short, Confidence); 256],
     format: [Short; 256],
 }
@@ -131,7 +130,6 @@ fn texts() -> &'static Texts {
         // reference, so that recording it copies no string.
         let keep = |s: String| Short::from_static(Box::leak(s.into_boxed_str()));
         Texts {
-            decimal: std::array::from_fn(|b| Short::from(num(b))),
             usage: std::array::from_fn(|b| {
                 let (name, c) = usage(b as u8);
                 (keep([&num(b), " (", &name, ")"].concat()), c)
@@ -144,10 +142,12 @@ fn texts() -> &'static Texts {
     })
 }
 
-/// Reads a declaration at the cursor, recording its fields under `path`. Slots past the
-/// element and stream counts are read by nothing (the chunk decoder stops at the counts
-/// too): each run of them is one field, so a declaration of two streams is not shown, or
-/// censused, as fourteen streams of stride 0.
+/// Byte `b` of a declaration, just read from `r`, shown in decimal as the laid-out parts
+/// show it (`Fields::value_of`).
+fn byte(f: &mut Fields, r: &Reader, b: u8) -> Value {
+    f.value_of(r, 1, Kind::Unsigned, || decimal(b.into(), &mut Digits::new()).to_string())
+}
+
 /// The rest of each of the 16 slots' path prefixes after `.element[` or `.stream[`: one join a
 /// slot, where four parts were joined (a declaration is most of a MeshSet's fields).
 const SLOTS: [&str; 16] = [
@@ -155,6 +155,10 @@ const SLOTS: [&str; 16] = [
     "15].",
 ];
 
+/// Reads a declaration at the cursor, recording its fields under `path`. Slots past the
+/// element and stream counts are read by nothing (the chunk decoder stops at the counts
+/// too): each run of them is one field, so a declaration of two streams is not shown, or
+/// censused, as fourteen streams of stride 0.
 pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declaration> {
     let mut d = Declaration::default();
     let start = r.offset();
@@ -173,9 +177,6 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
     // Paths are joined by hand from a prefix per slot, and the value texts of a byte come
     // from `Texts`: a declaration is most of a MeshSet's fields.
     let t = texts();
-    // A byte in the file is shown from it when asked, as the laid-out parts show it.
-    let of_file = f.of_file(r, 1);
-    let byte = |b: u8| if of_file { Value::Of(Kind::Unsigned) } else { t.decimal[b as usize].clone().into() };
     let note = ELEMENT_NOTE;
     let (elements, streams) = (path.join(".element["), path.join(".stream["));
     for (i, slot) in SLOTS.iter().enumerate() {
@@ -188,8 +189,9 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
             let (usage_text, uconf) = &t.usage[b[0] as usize];
             f.add(at, 1, field("usage"), "u8", usage_text.clone(), *uconf, note);
             f.add(at + 1, 1, field("format"), "u8", t.format[b[1] as usize].clone(), Confidence::Proven, note);
-            f.add(at + 2, 1, field("offset"), "u8", byte(b[2]), Confidence::Proven, note);
-            f.add(at + 3, 1, field("stream"), "u8", byte(b[3]), Confidence::Proven, note);
+            let (offset, stream) = (byte(f, r, b[2]), byte(f, r, b[3]));
+            f.add(at + 2, 1, field("offset"), "u8", offset, Confidence::Proven, note);
+            f.add(at + 3, 1, field("stream"), "u8", stream, Confidence::Proven, note);
         }
     }
     let whole = Own { bytes: own, start, path };
@@ -202,8 +204,9 @@ pub fn read(f: &mut Fields, r: &mut Reader, path: &PathText) -> Result<Declarati
         if i < stream_count {
             let prefix = streams.join(slot);
             let field = |name: &str| prefix.join(name);
-            f.add(at, 1, field("stride"), "u8", byte(b[0]), Confidence::Proven, STRIDE_NOTE);
-            f.add(at + 1, 1, field("unknown"), "u8", byte(b[1]), Confidence::Unknown, STREAM_BYTE_NOTE);
+            let (stride, unknown) = (byte(f, r, b[0]), byte(f, r, b[1]));
+            f.add(at, 1, field("stride"), "u8", stride, Confidence::Proven, STRIDE_NOTE);
+            f.add(at + 1, 1, field("unknown"), "u8", unknown, Confidence::Unknown, STREAM_BYTE_NOTE);
         }
     }
     let slots = Unused { name: ".unused_stream_slots", from: 0x40 + 2 * stream_count, to: 0x60, ty: "u8[2][]" };
