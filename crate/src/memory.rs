@@ -34,25 +34,35 @@ mod native {
     /// mimalloc as the global allocator.
     pub struct MiMalloc;
 
+    /// A block for `layout` from `plain` (given the size) when a word's alignment serves,
+    /// else from `aligned` (given the size and the alignment).
+    #[inline(always)]
+    unsafe fn block(
+        layout: Layout,
+        plain: unsafe extern "C" fn(usize) -> *mut c_void,
+        aligned: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+    ) -> *mut u8 {
+        // SAFETY: both are mimalloc's allocation calls, which take any size and alignment.
+        unsafe {
+            if layout.align() <= WORD {
+                plain(layout.size()).cast()
+            } else {
+                aligned(layout.size(), layout.align()).cast()
+            }
+        }
+    }
+
     // SAFETY: each call hands mimalloc's own block back to mimalloc, and a block returned
     // for `layout` is aligned to `layout.align()`: by the word or by the aligned call.
     unsafe impl GlobalAlloc for MiMalloc {
         #[inline]
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            if layout.align() <= WORD {
-                unsafe { mi::mi_malloc(layout.size()).cast() }
-            } else {
-                unsafe { mi::mi_malloc_aligned(layout.size(), layout.align()).cast() }
-            }
+            unsafe { block(layout, mi::mi_malloc, mi::mi_malloc_aligned) }
         }
 
         #[inline]
         unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-            if layout.align() <= WORD {
-                unsafe { mi::mi_zalloc(layout.size()).cast() }
-            } else {
-                unsafe { mi::mi_zalloc_aligned(layout.size(), layout.align()).cast() }
-            }
+            unsafe { block(layout, mi::mi_zalloc, mi::mi_zalloc_aligned) }
         }
 
         #[inline]
