@@ -87,7 +87,7 @@ pub fn pointers_outside(errors: &mut Vec<crate::Error>, m: &MeshSetDetails, p: &
         }
         errors.push(crate::Error::bad_value(
             q.ptr.at,
-            q.ptr.path.clone(),
+            q.ptr.path.text(),
             if q.record {
                 format!("points to 0x{t:x}, past the records (they end at 0x{pool_start:x})")
             } else {

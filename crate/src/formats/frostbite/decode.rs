@@ -5,7 +5,7 @@
 use super::header::{self, HeaderPtrs};
 use super::lod::{self, LodPtrs};
 use super::placement::{self, HeaderPlace, LodPlace, Placement};
-use super::pool::{align, Ptr};
+use super::pool::{align, Ptr, SectionId};
 use super::section::{self, SectionPtrs};
 use super::{checks, chunk, declaration, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
@@ -34,7 +34,7 @@ pub struct Pointers {
 
 impl Pointers {
     fn push(&mut self, ptr: &Ptr, len: u64, record: bool) {
-        self.all.push(Pointed { ptr: ptr.clone(), len, record });
+        self.all.push(Pointed { ptr: *ptr, len, record });
     }
     /// The sorted offsets of the pointer fields.
     pub fn fields(&self) -> Vec<u64> {
@@ -182,7 +182,7 @@ impl<'a> Pool<'a, '_> {
         }
         let at = target(p, self.file)?;
         let r = self.file.from(at)?;
-        let n = r.check_count(count, size, &p.path)?;
+        let n = r.check_count(count, size, "").map_err(|e| e.at_path(&p.path.text()))?;
         self.covered.push((at, at + n));
         r.window(0, n)
     }
@@ -585,7 +585,7 @@ impl RecordReader<'_, '_> {
         let sat = target(&lp.sections, file)?;
         // The whole sections there are, then the count's error if more were promised.
         let rest = file.from(sat)?;
-        let (mut a, mut b) = (Digits::new(), Digits::new());
+        let mut a = Digits::new();
         let li = decimal(i as u64, &mut a);
         let fits = rest.check_count(
             lp.section_count as u64,
@@ -598,8 +598,8 @@ impl RecordReader<'_, '_> {
         m.section_at[i].reserve(whole);
         for k in 0..whole {
             let sa = sat + k * section::SIZE;
-            let path = PathText::concat(&["lod[", li, "].section[", decimal(k as u64, &mut b), "]"]);
-            let p = section::read(f, file, sa, &path, &mut m.lods[i].sections)?;
+            let id = SectionId { lod: i as u32, section: k as u32 };
+            let p = section::read(f, file, sa, id, &mut m.lods[i].sections)?;
             covered.push((sa, sa + section::SIZE));
             m.section_at[i].push(sa as u64);
             sp.push(p);
@@ -784,5 +784,25 @@ mod tests {
                 SPANS_AFTER + hp.lods.len() * 10 + d.mesh.lods.iter().map(|l| l.sections.len()).sum::<usize>() * 2;
             assert!(estimate - after_header <= spare, "{}: {estimate} for {after_header}", b.name);
         }
+    }
+
+    #[test]
+    fn a_kept_pointers_path_is_its_fields_path() {
+        // The checks and errors name a pointer by the path its parts write: the span's.
+        let (mut kinds, mut n) = (std::collections::HashSet::new(), 0);
+        for b in meshes() {
+            let file = build(&b).resource;
+            let d = decode(&file);
+            let m = d.details.get::<MeshSetDetails>().unwrap();
+            for q in &m.pointers.all {
+                let span = d.fields.spans.iter().find(|s| s.start == q.ptr.at && s.len == 8);
+                let span = span.unwrap_or_else(|| panic!("{}: no field at 0x{:x}", b.name, q.ptr.at));
+                assert_eq!(q.ptr.path.text().as_str(), span.path.as_str(), "{}", b.name);
+                assert_eq!(q.ptr.path.to_string(), span.path.as_str());
+                kinds.insert(std::mem::discriminant(&q.ptr.path));
+                n += 1;
+            }
+        }
+        assert_eq!(kinds.len(), 5, "every kind of pointer path is met, in {n} pointers");
     }
 }

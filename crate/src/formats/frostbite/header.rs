@@ -1,14 +1,12 @@
 //! The MeshSet header (description: the 0xd0/0xe0-byte table). Pointers are relative to byte 16.
 
 use super::placement::HeaderPlace;
-use super::pool::{read_ptr, Ptr};
+use super::pool::{read_ptr, Ptr, PtrPath};
 use crate::error::{Error, Result};
 use crate::field::{decimal, Digits};
 use crate::read::Reader;
-use crate::short::{PathText, Short};
-use crate::show::made_once;
+use crate::short::Short;
 use crate::span::{Confidence, Fields};
-use std::sync::OnceLock;
 
 /// Mesh types (0x7C), Frostbite's names.
 pub const MESH_TYPES: [&str; 3] = ["rigid", "skinned", "composite"];
@@ -116,19 +114,12 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
     r.seek(0x10)?;
     h.bounds_min = f.read(&mut r, "header.bounds_min", Confidence::Observed, "Over every section's bounds.")?;
     h.bounds_max = f.read(&mut r, "header.bounds_max", Confidence::Observed, "")?;
-    static LOD_POINTERS: OnceLock<Vec<PathText>> = OnceLock::new();
     let mut lod_ptrs = Vec::with_capacity(7);
     for i in 0..7 {
-        lod_ptrs.push(read_ptr(
-            f,
-            &mut r,
-            made_once(i as usize, &LOD_POINTERS, |i, d| PathText::concat(&["header.lod_pointer[", decimal(i, d), "]"])),
-            Confidence::Proven,
-            "At most seven LODs.",
-        )?);
+        lod_ptrs.push(read_ptr(f, &mut r, PtrPath::LodPointer(i), Confidence::Proven, "At most seven LODs.")?);
     }
-    p.name = read_ptr(f, &mut r, "header.name_pointer", Confidence::Proven, "")?;
-    p.name_last = read_ptr(f, &mut r, "header.name_last_part_pointer", Confidence::Proven, "")?;
+    p.name = read_ptr(f, &mut r, PtrPath::Header("header.name_pointer"), Confidence::Proven, "")?;
+    p.name_last = read_ptr(f, &mut r, PtrPath::Header("header.name_last_part_pointer"), Confidence::Proven, "")?;
     h.name_hash = f.read(
         &mut r,
         "header.name_hash",
@@ -168,14 +159,14 @@ pub fn read(f: &mut Fields, file: &Reader) -> Result<(Header, HeaderPtrs)> {
         p.bone_ids = Some(read_ptr(
             f,
             &mut r,
-            "header.bounded_bone_ids_pointer",
+            PtrPath::Header("header.bounded_bone_ids_pointer"),
             Confidence::Proven,
             "0xe0 header only; u16 each",
         )?);
         p.bone_bounds = Some(read_ptr(
             f,
             &mut r,
-            "header.bone_bounds_pointer",
+            PtrPath::Header("header.bone_bounds_pointer"),
             Confidence::Proven,
             "0xe0 header only; f32x4 minimum and maximum per bounded bone, else per bone",
         )?);

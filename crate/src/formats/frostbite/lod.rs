@@ -1,15 +1,14 @@
 //! LOD records (description: the LOD table; offsets relative to the record).
 
 use super::placement::LodPlace;
-use super::pool::{read_ptr, Ptr};
+use super::pool::{read_ptr, section_list_prefix, Ptr, PtrPath};
 use super::section::Section;
 use crate::error::{Error, Result};
 use crate::field::{decimal, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
-use crate::show::{hex, made_once};
+use crate::show::hex;
 use crate::span::{Confidence, Fields};
-use std::sync::OnceLock;
 
 /// Names of the five section-index lists (list 0 main, 2 decals, 3 depth, 4 shadow: Inferred;
 /// list 1 is "transparent" by the same Frostbite subset order, also Inferred).
@@ -89,18 +88,13 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     r.seek(SECTION_COUNT_AT)?;
     p.section_count_at = r.offset();
     p.section_count = f.read(&mut r, pp("section_count"), Confidence::Proven, "")?;
-    p.sections = read_ptr(f, &mut r, pp("section_array_pointer"), Confidence::Proven, "")?;
-    // Entry `5 i + k` of the table is LOD `i`'s slot `k`.
-    static SLOTS: OnceLock<Vec<PathText>> = OnceLock::new();
+    p.sections = read_ptr(f, &mut r, PtrPath::Lod(i as u32, "section_array_pointer"), Confidence::Proven, "")?;
     for k in 0..5 {
         let note = "Count and pointer of five byte lists, at 12-byte steps";
-        let slot = made_once(i * 5 + k, &SLOTS, |n, d| {
-            let mut e = Digits::new();
-            PathText::concat(&["lod[", decimal(n / 5, d), "].section_list[", decimal(n % 5, &mut e), "]."])
-        });
+        let slot = section_list_prefix(i, k);
         let list = |n: &str| slot.join(n);
         let c: u32 = f.read(&mut r, list("count"), Confidence::Proven, note)?;
-        let q = read_ptr(f, &mut r, list("pointer"), Confidence::Proven, note)?;
+        let q = read_ptr(f, &mut r, PtrPath::SectionList(i as u32, k as u32), Confidence::Proven, note)?;
         p.lists[k] = (c, q);
     }
     l.layout_flags = f.flags(&mut r, pp("layout_flags"), &LAYOUT_FLAGS, Confidence::Observed,
@@ -133,24 +127,28 @@ pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> R
     l.chunk = r.array().map_err(|e| e.at_path(&pp("geometry_chunk")))?;
     f.add(g_at, 16, pp("geometry_chunk"), "GUID", super::guid::text(&l.chunk), Confidence::Proven, "");
     r.seek(0x8C)?;
-    p.name = read_ptr(f, &mut r, pp("name_pointer"), Confidence::Proven, "")?;
-    p.name_part = read_ptr(f, &mut r, pp("name_part_pointer"), Confidence::Proven, "")?;
-    p.name_last = read_ptr(f, &mut r, pp("name_last_part_pointer"), Confidence::Proven, "")?;
+    p.name = read_ptr(f, &mut r, PtrPath::Lod(i as u32, "name_pointer"), Confidence::Proven, "")?;
+    p.name_part = read_ptr(f, &mut r, PtrPath::Lod(i as u32, "name_part_pointer"), Confidence::Proven, "")?;
+    p.name_last = read_ptr(f, &mut r, PtrPath::Lod(i as u32, "name_last_part_pointer"), Confidence::Proven, "")?;
     l.name_hash = f.read(&mut r, pp("name_hash"), Confidence::Observed, "djb2-XOR of <name>_lod0")?;
     r.seek(0xB0)?;
     let note = "0xb8 records: pointer to a 24-byte bone mask per section; 0xbc records: u32 count, then pointer to u32 bone map";
     match bytes {
-        0xb8 => p.bone_masks = Some(read_ptr(f, &mut r, pp("bone_masks_pointer"), Confidence::Proven, note)?),
+        0xb8 => {
+            p.bone_masks =
+                Some(read_ptr(f, &mut r, PtrPath::Lod(i as u32, "bone_masks_pointer"), Confidence::Proven, note)?)
+        }
         0xbc => {
             let c: u32 = f.read(&mut r, pp("bone_map_count"), Confidence::Proven, note)?;
-            p.bone_map = Some((c, read_ptr(f, &mut r, pp("bone_map_pointer"), Confidence::Proven, note)?));
+            p.bone_map =
+                Some((c, read_ptr(f, &mut r, PtrPath::Lod(i as u32, "bone_map_pointer"), Confidence::Proven, note)?));
         }
         _ => {}
     }
     if p.section_count > 0 && p.sections.value == 0 {
         return Err(Error::bad_value(
             p.sections.at,
-            p.sections.path.clone(),
+            p.sections.path.text(),
             format!("null pointer for {} sections", p.section_count),
         ));
     }

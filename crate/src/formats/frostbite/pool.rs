@@ -4,19 +4,21 @@
 use crate::error::Result;
 use crate::read::Reader;
 use crate::short::PathText;
-use crate::show::{offset_text, Kind};
+use crate::show::{decimal, made_once, offset_text, Digits, Kind};
 use crate::span::{Confidence, Fields, Value};
+use std::sync::OnceLock;
 
 /// Stored pointers are relative to byte 16 of the resource.
 pub const BASE: u64 = 16;
 
-/// One pointer field as read: where it is, what it holds, its path.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// One pointer field as read: where it is, what it holds, where its path leads.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Ptr {
     pub at: u64,
     pub value: u64,
-    /// Inline text: a MeshSet reads about fifty pointers, each kept for the checks.
-    pub path: PathText,
+    /// The path as its parts: a MeshSet reads about fifty pointers, each kept for the checks,
+    /// and only an error or a failed check writes one's text.
+    pub path: PtrPath,
 }
 
 impl Ptr {
@@ -29,20 +31,89 @@ impl Ptr {
     }
 }
 
-pub fn read_ptr(
-    f: &mut Fields,
-    r: &mut Reader,
-    path: impl Into<PathText>,
-    c: Confidence,
-    note: &'static str,
-) -> Result<Ptr> {
-    let path = path.into();
+/// A section record's place: section `section` of LOD `lod`'s array.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SectionId {
+    pub lod: u32,
+    pub section: u32,
+}
+
+impl SectionId {
+    /// `lod[i].section[k]`.
+    pub fn path(self) -> PathText {
+        let (mut a, mut b) = (Digits::new(), Digits::new());
+        let (i, k) = (decimal(self.lod.into(), &mut a), decimal(self.section.into(), &mut b));
+        PathText::concat(&["lod[", i, "].section[", k, "]"])
+    }
+}
+
+/// Where a pointer field is, as the parts of its path (`text` writes it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PtrPath {
+    /// A header field's whole path, `header.<leaf>`.
+    Header(&'static str),
+    /// `header.lod_pointer[i]`.
+    LodPointer(u32),
+    /// `lod[i].<leaf>`.
+    Lod(u32, &'static str),
+    /// `lod[i].section_list[k].pointer`.
+    SectionList(u32, u32),
+    /// `lod[i].section[k].<leaf>`.
+    Section(SectionId, &'static str),
+}
+
+impl Default for PtrPath {
+    fn default() -> Self {
+        PtrPath::Header("")
+    }
+}
+
+impl std::fmt::Display for PtrPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl PtrPath {
+    /// The path, as the field's span has it.
+    pub fn text(self) -> PathText {
+        static LOD_POINTERS: OnceLock<Vec<PathText>> = OnceLock::new();
+        static LODS: OnceLock<Vec<PathText>> = OnceLock::new();
+        match self {
+            PtrPath::Header(path) => PathText::from(path),
+            PtrPath::LodPointer(i) => made_once(i as usize, &LOD_POINTERS, |i, d| {
+                PathText::concat(&["header.lod_pointer[", decimal(i, d), "]"])
+            }),
+            PtrPath::Lod(i, leaf) => {
+                made_once(i as usize, &LODS, |i, d| PathText::concat(&["lod[", decimal(i, d), "]."])).join(leaf)
+            }
+            PtrPath::SectionList(i, k) => section_list_prefix(i as usize, k as usize).join("pointer"),
+            PtrPath::Section(id, leaf) => {
+                let (mut a, mut b) = (Digits::new(), Digits::new());
+                let (i, k) = (decimal(id.lod.into(), &mut a), decimal(id.section.into(), &mut b));
+                PathText::concat(&["lod[", i, "].section[", k, "].", leaf])
+            }
+        }
+    }
+}
+
+/// `lod[i].section_list[k].`, the start of the paths of LOD `i`'s list `k`'s count and pointer.
+pub fn section_list_prefix(i: usize, k: usize) -> PathText {
+    // Entry `5 i + k` of the table is LOD `i`'s list `k`.
+    static SLOTS: OnceLock<Vec<PathText>> = OnceLock::new();
+    made_once(i * 5 + k, &SLOTS, |n, d| {
+        let mut e = Digits::new();
+        PathText::concat(&["lod[", decimal(n / 5, d), "].section_list[", decimal(n % 5, &mut e), "]."])
+    })
+}
+
+pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: PtrPath, c: Confidence, note: &'static str) -> Result<Ptr> {
     let at = r.offset();
-    let value = r.u64().map_err(|e| e.at_path(&path))?;
+    let value = r.u64().map_err(|e| e.at_path(&path.text()))?;
     // The text waits for the span to be shown, where the pointer is the file's own bytes.
     let kind = Kind::Offset { base: BASE as u8 };
     let shown = if f.of_file(r, 8) { Value::Of(kind) } else { offset_text(value, BASE).into() };
-    f.add(at, 8, path.clone(), "u64 pointer", shown, c, note);
+    f.add(at, 8, path.text(), "u64 pointer", shown, c, note);
     Ok(Ptr { at, value, path })
 }
 

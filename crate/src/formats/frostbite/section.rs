@@ -1,7 +1,7 @@
 //! Section records, 384 bytes (description: the section table).
 
 use super::declaration::{self, Declaration};
-use super::pool::{Ptr, BASE};
+use super::pool::{Ptr, PtrPath, SectionId, BASE};
 use crate::error::{Error, ErrorKind, Result};
 use crate::field::FieldType;
 use crate::laid::{Layout, LayoutRef, Part, PartValue, IN_RECORD};
@@ -80,7 +80,7 @@ pub struct SectionPtrs {
 const FLAGS_NOTE: &str = "15 values below 0x20; 0x0a (170,233 sections), 0x04 (116,897) and 0x0e (10,935) are the commonest; the byte does not say which section list holds the section (0x0a is on sections of list 0 alone and of list 2 alone)";
 const UV0_NOTE: &str = "Median over the triangles of sqrt(UV area / area); 1.0 when no triangle has area";
 
-/// Reads the section record at `at` of the file, recording its fields under `path` (one
+/// Reads the section record at `at` of the file, recording its fields under section `id`'s path (one
 /// placeholder when `f` lays records out): every field is read from the record's 384 bytes,
 /// which must all be there. The section is pushed to `sections` once every field is read, made
 /// in place there: a section is about a kilobyte, and each move of it was a copy.
@@ -88,9 +88,10 @@ pub fn read(
     f: &mut Fields,
     file: &Reader,
     at: usize,
-    path: &PathText,
+    id: SectionId,
     sections: &mut Vec<Section>,
 ) -> Result<SectionPtrs> {
+    let path = &id.path();
     let mut r = file.window(at, SIZE).map_err(|e| e.at_path(path))?;
     let base = r.base();
     let truncated = || Error::new(base, path.as_str(), ErrorKind::Truncated { needed: SIZE as u64, available: 0 });
@@ -100,8 +101,8 @@ pub fn read(
     let prefix = path.join(".");
     let pp = |n: &str| prefix.join(n);
     let p = SectionPtrs {
-        material: Ptr { at: base + 0x8, value: le(raw, 0x8), path: pp("material_name_pointer") },
-        bones: Ptr { at: base + 0x10, value: le(raw, 0x10), path: pp("bone_list_pointer") },
+        material: Ptr { at: base + 0x8, value: le(raw, 0x8), path: PtrPath::Section(id, "material_name_pointer") },
+        bones: Ptr { at: base + 0x10, value: le(raw, 0x10), path: PtrPath::Section(id, "bone_list_pointer") },
         bone_count: le(raw, 0x18) as u16,
     };
     if f.lays_out(&r, SIZE as u64) {
@@ -340,12 +341,12 @@ mod tests {
             file[8 + d + declaration::COUNTS_AT + 1] = 2;
         }
         let reader = Reader::new(&file);
-        let path = PathText::from("lod[0].section[1]");
+        let path = SectionId { lod: 0, section: 1 };
         let (mut s1, mut s2) = (Vec::new(), Vec::new());
         let mut whole = Fields::over(&file);
-        let p1 = read(&mut whole, &reader, 8, &path, &mut s1).unwrap();
+        let p1 = read(&mut whole, &reader, 8, path, &mut s1).unwrap();
         let mut laid = Fields::laying_over(&file);
-        let p2 = read(&mut laid, &reader, 8, &path, &mut s2).unwrap();
+        let p2 = read(&mut laid, &reader, 8, path, &mut s2).unwrap();
         assert_eq!((s1.len(), s2.len()), (1, 1));
         assert_eq!(laid.spans.len(), 1);
         assert_eq!(expand_all(laid.spans, &file), whole.spans);
@@ -353,7 +354,7 @@ mod tests {
         assert_eq!((&s1, p1.material, p1.bones, p1.bone_count), (&s2, p2.material, p2.bones, p2.bone_count));
         assert!(whole.spans.iter().any(|s| s.path == "lod[0].section[1].stored_declaration.element[2].usage"));
         // A section the file cuts short is an error at its start, with its path.
-        let e = read(&mut Fields::laying_over(&file), &reader, 9, &path, &mut s2).unwrap_err();
+        let e = read(&mut Fields::laying_over(&file), &reader, 9, path, &mut s2).unwrap_err();
         assert_eq!((e.offset, e.path.as_str()), (9, "lod[0].section[1]"));
         assert_eq!(s2.len(), 1, "a section that fails to read is not pushed");
     }
