@@ -26,6 +26,8 @@ pub enum Kind {
     Hex,
     /// Bytes as escaped text (`show_text`).
     Text,
+    /// A string and its closing NUL: the bytes before the NUL as escaped text (`show_text`).
+    CString,
     /// A little-endian unsigned bit mask, its bits named from the table (`flag_names`).
     Flags(&'static [(u64, &'static str)]),
     /// A little-endian unsigned offset from byte `base` of the file, a pointer (`offset_text`).
@@ -38,6 +40,7 @@ impl Kind {
         match self {
             Kind::Hex => hex_short(b),
             Kind::Text => text_short(b),
+            Kind::CString => text_short(b.strip_suffix(&[0]).unwrap_or(b)),
             Kind::Flags(names) => Short::written(|w| write_flags(w, unsigned(b), names)),
             Kind::Offset { base } => offset_text(unsigned(b), base.into()),
             _ => Short::written(|w| self.write_plain(b, w).unwrap_or(Ok(()))),
@@ -55,11 +58,11 @@ impl Kind {
             Kind::Float => push_float(w, f32::from_bits(unsigned(b) as u32)),
             Kind::Floats => write_floats(w, floats_le(b)),
             Kind::List { width } => write_list(w, numbers_le(b, width)),
-            Kind::Hex | Kind::Text | Kind::Flags(_) | Kind::Offset { .. } => return None,
+            Kind::Hex | Kind::Text | Kind::CString | Kind::Flags(_) | Kind::Offset { .. } => return None,
         })
     }
 
-    /// The kind's code, as the census's plans give a value kept as its kind: 1 to 6; for a
+    /// The kind's code, as the census's plans give a value kept as its kind: 1 to 7; for a
     /// list of numbers of `width` bytes (1 to 8), `LIST_CODES + width`; for an offset from
     /// `base` (up to 223), `OFFSET_CODES + base`. A flags kind, whose names table a byte
     /// cannot carry, has none.
@@ -71,6 +74,7 @@ impl Kind {
             Kind::Floats => 4,
             Kind::Hex => 5,
             Kind::Text => 6,
+            Kind::CString => 7,
             Kind::List { width: width @ 1..=MAX_LIST_WIDTH } => LIST_CODES + width,
             Kind::Offset { base } => OFFSET_CODES.checked_add(base)?,
             Kind::List { .. } | Kind::Flags(_) => return None,
@@ -86,6 +90,7 @@ impl Kind {
             4 => Kind::Floats,
             5 => Kind::Hex,
             6 => Kind::Text,
+            7 => Kind::CString,
             c @ OFFSET_CODES.. => Kind::Offset { base: c - OFFSET_CODES },
             c if (LIST_CODES + 1..=LIST_CODES + MAX_LIST_WIDTH).contains(&c) => Kind::List { width: c - LIST_CODES },
             _ => return None,
@@ -341,7 +346,7 @@ mod tests {
 
     #[test]
     fn every_kind_but_flags_round_trips_through_its_code() {
-        let kinds = [Kind::Unsigned, Kind::Signed, Kind::Float, Kind::Floats, Kind::Hex, Kind::Text];
+        let kinds = [Kind::Unsigned, Kind::Signed, Kind::Float, Kind::Floats, Kind::Hex, Kind::Text, Kind::CString];
         let lists = (1..=8).map(|width| Kind::List { width });
         let offsets = (0..=223).map(|base| Kind::Offset { base });
         let mut codes = Vec::new();
@@ -353,7 +358,7 @@ mod tests {
         }
         codes.sort();
         codes.dedup();
-        assert_eq!(codes.len(), 6 + 8 + 224, "codes are distinct");
+        assert_eq!(codes.len(), 7 + 8 + 224, "codes are distinct");
         assert_eq!(Kind::Flags(&[(1, "a")]).code(), None);
         assert_eq!(Kind::Offset { base: 224 }.code(), None);
         assert_eq!(Kind::List { width: 0 }.code(), None);
@@ -366,7 +371,7 @@ mod tests {
         }
         assert_eq!(Kind::from_code(0), None);
         assert_eq!(Kind::from_code(16), None);
-        assert_eq!(Kind::from_code(7), None);
+        assert_eq!(Kind::from_code(8), None);
     }
 
     #[test]
@@ -403,6 +408,18 @@ mod tests {
             assert_eq!(text_short(b), show_text(b).as_str(), "{b:?}");
         }
         assert_eq!(text_short(b"a\nb"), "a\\x0ab");
+    }
+
+    #[test]
+    fn a_c_string_shows_the_text_before_its_nul() {
+        let long = b"Mesh:props/set12/mesh00042_lod3".to_vec();
+        for b in [&b""[..], b"abc", b"caf\xc3\xa9", &long, b"a\x00b", b"tab\there"] {
+            let stored = [b, &[0][..]].concat();
+            assert_eq!(Kind::CString.show(&stored), show_text(b).as_str(), "{b:?}");
+        }
+        // Only the closing NUL is left out, and bytes without one show whole.
+        assert_eq!(Kind::CString.show(b"ab\0\0"), "ab\\x00");
+        assert_eq!(Kind::CString.show(b"ab"), "ab");
     }
 
     #[test]

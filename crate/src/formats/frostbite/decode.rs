@@ -14,7 +14,7 @@ use crate::model::{Check, Decode};
 use crate::read::Reader;
 use crate::short::PathText;
 use crate::show::{made_once, show_list, text_short_of};
-use crate::span::{Confidence, Fields, Kind};
+use crate::span::{Confidence, Fields, Kind, Value};
 use std::sync::OnceLock;
 
 /// One pointer field as read, with the bytes of what it names (0 for an empty list).
@@ -153,12 +153,17 @@ impl<'a> Pool<'a, '_> {
         let k = self.strings;
         self.strings += 1;
         let utf8 = std::str::from_utf8(b);
+        let shown = if self.f.of_file(&rest, len as u64 + 1) {
+            Value::Of(Kind::CString)
+        } else {
+            Value::Text(text_short_of(b, utf8))
+        };
         self.f.add(
             at as u64,
             len as u64 + 1,
             made_once(k, &STRING_PATHS, |k, d| PathText::concat(&["pool.strings[", decimal(k, d), "]"])),
             "char[] + NUL",
-            text_short_of(b, utf8),
+            shown,
             Confidence::Proven,
             note,
         );
@@ -732,6 +737,7 @@ fn bone_tables(pool: &mut Pool, h: &mut header::Header, ids: &Ptr, bb: &Ptr) {
 mod tests {
     use super::*;
     use crate::formats::frostbite::builder::{build, cube, grid, BuildLod, BuildMesh};
+    use crate::span::Span;
 
     /// Meshes of every mesh type, one to four LODs, one to five sections, one LOD inline.
     fn meshes() -> Vec<BuildMesh> {
@@ -783,6 +789,23 @@ mod tests {
             let spare =
                 SPANS_AFTER + hp.lods.len() * 10 + d.mesh.lods.iter().map(|l| l.sections.len()).sum::<usize>() * 2;
             assert!(estimate - after_header <= spare, "{}: {estimate} for {after_header}", b.name);
+        }
+    }
+
+    #[test]
+    fn a_pooled_string_keeps_its_kind_and_shows_as_the_model_has_it() {
+        for b in meshes() {
+            let file = build(&b).resource;
+            let d = decode(&file);
+            let m = d.details.get::<MeshSetDetails>().unwrap();
+            let strings: Vec<&Span> = d.fields.spans.iter().filter(|s| s.path.starts_with("pool.strings[")).collect();
+            assert!(strings.iter().all(|s| s.value == Value::Of(Kind::CString)), "{}", b.name);
+            let texts: Vec<String> = strings.iter().map(|s| s.text(&file).to_string()).collect();
+            let names =
+                m.lods.iter().flat_map(|l| std::iter::once(&l.name).chain(l.sections.iter().map(|s| &s.material)));
+            for name in names.chain([&m.header.name]) {
+                assert!(texts.contains(name), "{}: {name} in {texts:?}", b.name);
+            }
         }
     }
 
