@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 /// Stored pointers are relative to byte 16 of the resource.
 pub const BASE: u64 = 16;
 
-/// One pointer field as read: where it is, what it holds, where its path leads.
+/// One pointer field as read: where it is, what it holds, and its path as parts.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Ptr {
     pub at: u64,
@@ -88,11 +88,8 @@ impl PtrPath {
                 made_once(i as usize, &LODS, |i, d| PathText::concat(&["lod[", decimal(i, d), "]."])).join(leaf)
             }
             PtrPath::SectionList(i, k) => section_list_prefix(i as usize, k as usize).join("pointer"),
-            PtrPath::Section(id, leaf) => {
-                let (mut a, mut b) = (Digits::new(), Digits::new());
-                let (i, k) = (decimal(id.lod.into(), &mut a), decimal(id.section.into(), &mut b));
-                PathText::concat(&["lod[", i, "].section[", k, "].", leaf])
-            }
+            // Only an error or a failed check writes one: a section's spans are its record's.
+            PtrPath::Section(id, leaf) => PathText::concat(&[id.path().as_str(), ".", leaf]),
         }
     }
 }
