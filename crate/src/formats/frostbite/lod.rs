@@ -1,10 +1,9 @@
 //! LOD records (description: the LOD table; offsets relative to the record).
 
 use super::placement::LodPlace;
-use super::pool::{read_ptr, section_list_prefix, Ptr, PtrPath};
+use super::pool::{lod_prefix, read_ptr, section_list_prefix, Ptr, PtrPath};
 use super::section::Section;
 use crate::error::{Error, Result};
-use crate::field::{decimal, Digits};
 use crate::read::Reader;
 use crate::short::{PathText, Short};
 use crate::show::hex;
@@ -78,8 +77,8 @@ pub const LAYOUT_FLAGS: [(u64, &str); 2] = [(0x10, "bit 4"), (0x40, "geometry is
 pub const SECTION_COUNT_AT: usize = 0x8;
 
 pub fn read(f: &mut Fields, file: &Reader, at: usize, bytes: u32, i: usize) -> Result<(Lod, LodPtrs)> {
-    let path = PathText::concat(&["lod[", decimal(i as u64, &mut Digits::new()), "]"]);
-    let prefix = path.join(".");
+    let prefix = lod_prefix(i);
+    let path = PathText::from(prefix.trim_end_matches('.'));
     let pp = |n: &str| prefix.join(n);
     let mut r = file.window(at, bytes as usize).map_err(|e| e.at_path(&path))?;
     let mut l = Lod { raw: r.data().to_vec(), ..Default::default() };

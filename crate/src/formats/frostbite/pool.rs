@@ -78,20 +78,23 @@ impl PtrPath {
     /// The path, as the field's span has it.
     pub fn text(self) -> PathText {
         static LOD_POINTERS: OnceLock<Vec<PathText>> = OnceLock::new();
-        static LODS: OnceLock<Vec<PathText>> = OnceLock::new();
         match self {
             PtrPath::Header(path) => PathText::from(path),
             PtrPath::LodPointer(i) => made_once(i as usize, &LOD_POINTERS, |i, d| {
                 PathText::concat(&["header.lod_pointer[", decimal(i, d), "]"])
             }),
-            PtrPath::Lod(i, leaf) => {
-                made_once(i as usize, &LODS, |i, d| PathText::concat(&["lod[", decimal(i, d), "]."])).join(leaf)
-            }
+            PtrPath::Lod(i, leaf) => lod_prefix(i as usize).join(leaf),
             PtrPath::SectionList(i, k) => section_list_prefix(i as usize, k as usize).join("pointer"),
             // Only an error or a failed check writes one: a section's spans are its record's.
             PtrPath::Section(id, leaf) => PathText::concat(&[id.path().as_str(), ".", leaf]),
         }
     }
+}
+
+/// `lod[i].`, the start of the paths of LOD `i`'s fields.
+pub fn lod_prefix(i: usize) -> PathText {
+    static LODS: OnceLock<Vec<PathText>> = OnceLock::new();
+    made_once(i, &LODS, |i, d| PathText::concat(&["lod[", decimal(i, d), "]."]))
 }
 
 /// `lod[i].section_list[k].`, the start of the paths of LOD `i`'s list `k`'s count and pointer.
