@@ -305,7 +305,9 @@ fn first(bytes: &[u8], lean: Lean, meta: Option<[u32; 4]>) -> Decode {
     let fields = if lean.lay { Fields::laying_over(bytes) } else { Fields::over(bytes) };
     let mut d = Decode { fields, ..Default::default() };
     // The header's fields and record; `records` reserves for the LOD and section records.
-    d.fields.spans.reserve(32);
+    // Room for those too in most files (a span a 16 bytes), so that the header's spans are
+    // seldom copied to grow.
+    d.fields.spans.reserve((bytes.len() / 16).clamp(64, 1024));
     d.fields.records.reserve(1);
     let mut m = MeshSetDetails { resmeta_stored: meta, ..Default::default() };
     let mut ptrs = Pointers::default();
