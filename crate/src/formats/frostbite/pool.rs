@@ -79,7 +79,7 @@ impl PtrPath {
     pub fn text(self) -> PathText {
         static LOD_POINTERS: OnceLock<Vec<PathText>> = OnceLock::new();
         match self {
-            PtrPath::Header(path) => PathText::from(path),
+            PtrPath::Header(path) => PathText::from_static(path),
             PtrPath::LodPointer(i) => made_once(i as usize, &LOD_POINTERS, |i, d| {
                 PathText::concat(&["header.lod_pointer[", decimal(i, d), "]"])
             }),
