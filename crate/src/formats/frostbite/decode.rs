@@ -5,7 +5,7 @@
 use super::header::{self, HeaderPtrs};
 use super::lod::{self, LodPtrs};
 use super::placement::{self, HeaderPlace, LodPlace, Placement};
-use super::pool::{align, Ptr, SectionId};
+use super::pool::{align, lod_prefix, Ptr, SectionId};
 use super::section::{self, SectionPtrs};
 use super::{checks, chunk, declaration, relocation, stored, MeshSetDetails};
 use crate::error::{Error, Result};
@@ -592,13 +592,8 @@ impl RecordReader<'_, '_> {
         let sat = target(&lp.sections, file)?;
         // The whole sections there are, then the count's error if more were promised.
         let rest = file.from(sat)?;
-        let mut a = Digits::new();
-        let li = decimal(i as u64, &mut a);
-        let fits = rest.check_count(
-            lp.section_count as u64,
-            section::SIZE as u64,
-            &PathText::concat(&["lod[", li, "].section_count"]),
-        );
+        let count_path = lod_prefix(i).join("section_count");
+        let fits = rest.check_count(lp.section_count as u64, section::SIZE as u64, &count_path);
         let whole = (lp.section_count as usize).min(rest.len() / section::SIZE);
         m.lods[i].sections.reserve(whole);
         sp.reserve(whole);

@@ -4,7 +4,7 @@
 use crate::error::Result;
 use crate::read::Reader;
 use crate::short::PathText;
-use crate::show::{decimal, made_once, offset_text, Digits, Kind};
+use crate::show::{decimal, made_once, offset_text, Kind};
 use crate::span::{Confidence, Fields, Value};
 use std::sync::OnceLock;
 
@@ -41,9 +41,7 @@ pub struct SectionId {
 impl SectionId {
     /// `lod[i].section[k]`.
     pub fn path(self) -> PathText {
-        let (mut a, mut b) = (Digits::new(), Digits::new());
-        let (i, k) = (decimal(self.lod.into(), &mut a), decimal(self.section.into(), &mut b));
-        PathText::concat(&["lod[", i, "].section[", k, "]"])
+        lod_prefix(self.lod as usize).join("section").item(self.section.into())
     }
 }
 
@@ -101,10 +99,7 @@ pub fn lod_prefix(i: usize) -> PathText {
 pub fn section_list_prefix(i: usize, k: usize) -> PathText {
     // Entry `5 i + k` of the table is LOD `i`'s list `k`.
     static SLOTS: OnceLock<Vec<PathText>> = OnceLock::new();
-    made_once(i * 5 + k, &SLOTS, |n, d| {
-        let mut e = Digits::new();
-        PathText::concat(&["lod[", decimal(n / 5, d), "].section_list[", decimal(n % 5, &mut e), "]."])
-    })
+    made_once(i * 5 + k, &SLOTS, |n, _| lod_prefix((n / 5) as usize).join("section_list").item(n % 5).join("."))
 }
 
 pub fn read_ptr(f: &mut Fields, r: &mut Reader, path: PtrPath, c: Confidence, note: &'static str) -> Result<Ptr> {

@@ -4,9 +4,10 @@
 
 use super::header::Header;
 use super::lod::Lod;
+use super::pool::SectionId;
 use crate::mesh::{self, BoneBox, StoredBox};
 use crate::short::{PathText, Short};
-use crate::show::{decimal, made_once, Digits};
+use crate::show::{decimal, made_once};
 use std::sync::OnceLock;
 
 fn xyz(v: &[f32; 4]) -> [f32; 3] {
@@ -48,14 +49,10 @@ pub fn fill(out: &mut mesh::Lod, h: &Header, l: &Lod, li: usize) {
     out.stored_bounds =
         Some(StoredBox { path: "header.bounds_min".into(), min: xyz(&h.bounds_min), max: xyz(&h.bounds_max) });
     out.bone_bounds = bone_boxes(h);
-    let mut a = Digits::new();
-    let lod = decimal(li as u64, &mut a);
     for (k, (sec, s)) in out.sections.iter_mut().zip(&l.sections).enumerate() {
-        sec.stored_bounds = Some(StoredBox {
-            path: PathText::concat(&["lod[", lod, "].section[", decimal(k as u64, &mut Digits::new()), "].bounds_min"]),
-            min: xyz(&s.bounds_min),
-            max: xyz(&s.bounds_max),
-        });
+        let id = SectionId { lod: li as u32, section: k as u32 };
+        sec.stored_bounds =
+            Some(StoredBox { path: id.path().join(".bounds_min"), min: xyz(&s.bounds_min), max: xyz(&s.bounds_max) });
     }
 }
 
