@@ -351,42 +351,65 @@ impl Tally<'_> {
     }
 
     /// Counts a run of unexplained bytes: as u32 words where a whole word at a record-relative
-    /// multiple of 4 is inside the run, else byte by byte. `slots` are the record kind's
-    /// entries by `byte_slot`.
+    /// multiple of 4 is inside the run, else byte by byte; a word or byte past the file's end
+    /// ends the run. `slots` are the record kind's entries by `byte_slot`.
     fn count_bytes(&mut self, slots: &mut Vec<u32>, record: RecordKind, run: ByteRun) {
-        let ByteRun { kind, record: at_record, lo, start, end } = run;
-        let file = self.file;
-        let mut o = start.saturating_sub(lo);
-        let r1 = end.saturating_sub(lo);
-        while o < r1 {
-            let width = if o.is_multiple_of(4) && o + 4 <= r1 { 4 } else { 1 };
-            let abs = lo + o;
-            let Some(b) = usize::try_from(abs).ok().and_then(|a| file.bytes.get(a..a.checked_add(width)?)) else {
-                break;
-            };
-            let v = b.iter().rev().fold(0u64, |acc, &x| acc << 8 | x as u64);
-            // Offsets stay below MAX_RECORD_BYTES: the slots are a short dense list.
-            let slot = super::byte_slot(o, kind == EntryKind::Unknown, width == 4);
-            if slots.len() <= slot {
-                slots.resize(slot + 1, NO_ENTRY);
-            }
-            let id = match slots[slot] {
-                NO_ENTRY => {
-                    let ty = if width == 4 { "u32" } else { "u8" };
-                    let path = format!("{}+0x{:02x}", record_name(record.path), o);
-                    let id = self.intern(kind, path, record, ty);
-                    slots[slot] = id as u32;
-                    // A slot is a width's: its entry's width is set once.
-                    self.entries[id].width = width as u64;
-                    id
-                }
-                id => id as usize,
-            };
-            let en = &mut self.entries[id];
-            en.add_number(v, Some(o), file.place(at_record, abs), file.number);
-            o += width as u64;
+        let (mut o, r1) = (run.start.saturating_sub(run.lo), run.end.saturating_sub(run.lo));
+        if o >= r1 {
+            return;
+        }
+        // `lo + o` stays below `end`: the run's bytes the file holds, up to the run's end.
+        let held = usize::try_from(run.lo + o).ok().and_then(|a| self.file.bytes.get(a..)).unwrap_or(&[]);
+        let mut held = held.get(..usize::try_from(r1 - o).unwrap_or(usize::MAX)).unwrap_or(held);
+        // Bytes up to the first offset that is a multiple of 4, then whole words, then the
+        // bytes after the last whole word.
+        while o < r1 && !o.is_multiple_of(4) {
+            let Some((&b, rest)) = held.split_first() else { return };
+            self.count_unit(slots, record, &run, Unit { o, word: false, v: b.into() });
+            (held, o) = (rest, o + 1);
+        }
+        while o + 4 <= r1 {
+            let Some((&w, rest)) = held.split_first_chunk::<4>() else { return };
+            self.count_unit(slots, record, &run, Unit { o, word: true, v: u32::from_le_bytes(w).into() });
+            (held, o) = (rest, o + 4);
+        }
+        for &b in held {
+            self.count_unit(slots, record, &run, Unit { o, word: false, v: b.into() });
+            o += 1;
         }
     }
+
+    /// Counts one word or byte of a run of unexplained bytes (`count_bytes`).
+    #[inline(always)]
+    fn count_unit(&mut self, slots: &mut Vec<u32>, record: RecordKind, run: &ByteRun, u: Unit) {
+        let file = self.file;
+        // Offsets stay below MAX_RECORD_BYTES: the slots are a short dense list.
+        let slot = super::byte_slot(u.o, run.kind == EntryKind::Unknown, u.word);
+        if slots.len() <= slot {
+            slots.resize(slot + 1, NO_ENTRY);
+        }
+        let id = match slots[slot] {
+            NO_ENTRY => {
+                let ty = if u.word { "u32" } else { "u8" };
+                let path = format!("{}+0x{:02x}", record_name(record.path), u.o);
+                let id = self.intern(run.kind, path, record, ty);
+                slots[slot] = id as u32;
+                // A slot is a width's: its entry's width is set once.
+                self.entries[id].width = if u.word { 4 } else { 1 };
+                id
+            }
+            id => id as usize,
+        };
+        let abs = run.lo + u.o;
+        self.entries[id].add_number(u.v, Some(u.o), file.place(run.record, abs), file.number);
+    }
+}
+
+/// One word or byte of a run of unexplained bytes: its record-relative offset and value.
+struct Unit {
+    o: u64,
+    word: bool,
+    v: u64,
 }
 
 #[cfg(test)]
@@ -418,6 +441,35 @@ mod tests {
                 CensusFile::new(&format!("m{i}.MeshSet"), build(&b).resource)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_run_of_bytes_counts_bytes_then_words_then_bytes_up_to_the_files_end() {
+        use crate::census::{EntryIndex, RecordKind};
+        use crate::formats::Format;
+        let bytes: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(37)).collect();
+        let plan = Plan { format: Format::FrostbiteMeshSet, ..Plan::default() };
+        // Offsets are from `lo` = 3: run 8..18 is bytes 5, 6 and 7, a word at 8, bytes 12, 13
+        // and 14. Runs past the file's 40 bytes end there.
+        for (start, end) in [(8, 18), (3, 15), (7, 19), (3, 40), (10, 50), (40, 44), (9, 9), (38, 60)] {
+            let (mut entries, mut index, mut slots) = (Vec::new(), EntryIndex::default(), Vec::new());
+            let file = super::CountedFile { plan: &plan, bytes: &bytes, number: 0, format: "m" };
+            let mut tally = super::Tally { entries: &mut entries, index: &mut index, file };
+            let run = super::ByteRun { kind: EntryKind::Uncovered, record: 0, lo: 3, start, end };
+            tally.count_bytes(&mut slots, RecordKind { id: 0, path: "r" }, run);
+            let got: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.max as u64)).collect();
+            // The model: a word where a whole one starts at a multiple of 4 inside the run and
+            // the file, else a byte; nothing from the first unit the file does not hold on.
+            let (mut want, mut o) = (Vec::new(), start - 3);
+            while o < end - 3 {
+                let width = if o % 4 == 0 && o + 4 <= end - 3 { 4 } else { 1 };
+                let Some(b) = bytes.get((3 + o) as usize..(3 + o + width) as usize) else { break };
+                let v = b.iter().rev().fold(0u64, |a, &x| a << 8 | x as u64);
+                want.push((format!("r+0x{o:02x}"), v));
+                o += width;
+            }
+            assert_eq!(got, want, "run {start}..{end}");
+        }
     }
 
     #[test]
