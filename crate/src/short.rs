@@ -78,7 +78,7 @@ impl<const N: usize> Inline<N> {
     /// A text of a table made once, kept by reference when it is too long to be inline.
     pub fn from_static(s: &'static str) -> Self {
         if s.len() <= N {
-            Self::concat(&[s])
+            Self::from(s)
         } else {
             Inline(Repr::Static(s))
         }
@@ -189,8 +189,17 @@ impl<const N: usize> Default for Inline<N> {
 }
 
 impl<const N: usize> From<&str> for Inline<N> {
+    /// One piece, copied without `concat`'s walk over its parts, and inline: a header's
+    /// field paths come this way, a dozen an open (docs/performance.md has the trade).
     fn from(s: &str) -> Self {
-        Self::concat(&[s])
+        let mut bytes = [0; N];
+        match bytes.get_mut(..s.len()) {
+            Some(room) if s.len() <= u8::MAX as usize => {
+                room.copy_from_slice(s.as_bytes());
+                Inline(Repr::Inline { len: s.len() as u8, bytes })
+            }
+            _ => Inline(Repr::Heap(s.to_string())),
+        }
     }
 }
 
@@ -199,7 +208,7 @@ impl<const N: usize> From<String> for Inline<N> {
     #[inline(never)]
     fn from(s: String) -> Self {
         if s.len() <= N {
-            Self::concat(&[&s])
+            Self::from(s.as_str())
         } else {
             Inline(Repr::Heap(s))
         }
@@ -208,7 +217,7 @@ impl<const N: usize> From<String> for Inline<N> {
 
 impl<const N: usize> From<&String> for Inline<N> {
     fn from(s: &String) -> Self {
-        Self::concat(&[s])
+        Self::from(s.as_str())
     }
 }
 
@@ -309,6 +318,9 @@ mod tests {
             "lod[0].section[3].stored_declaration.element[12].usage"
         );
         assert!(matches!(PathText::concat(&["a"; 63]).0, Repr::Heap(_)));
+        // One piece, as the other constructors: inline up to N bytes, on the heap past them.
+        assert!(matches!(PathText::from("a".repeat(62).as_str()).0, Repr::Inline { len: 62, .. }));
+        assert!(matches!(PathText::from("a".repeat(63).as_str()).0, Repr::Heap(_)));
         assert_eq!(PathText::concat(&["a"; 63]).len(), 63);
         for x in [0.5f32, -1.25e-7, f32::MAX, 3.0] {
             let d = Short::display(&x);
