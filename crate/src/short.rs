@@ -88,8 +88,8 @@ impl<const N: usize> Inline<N> {
         match &self.0 {
             Repr::Inline { len, bytes } => {
                 let b = bytes.get(..*len as usize).unwrap_or(&[]);
-                // SAFETY: `concat` is the only writer of `bytes`, and it copies whole `str`s
-                // end to end, so `bytes[..len]` is UTF-8 (the type's invariant).
+                // SAFETY: every writer of `bytes` (the constructors here and `Writer`) copies
+                // whole `str`s end to end, so `bytes[..len]` is UTF-8 (the type's invariant).
                 unsafe { std::str::from_utf8_unchecked(b) }
             }
             Repr::Heap(s) => s,
@@ -189,8 +189,8 @@ impl<const N: usize> Default for Inline<N> {
 }
 
 impl<const N: usize> From<&str> for Inline<N> {
-    /// One piece, copied without `concat`'s walk over its parts, and inline: a header's
-    /// field paths come this way, a dozen an open (docs/performance.md has the trade).
+    /// The text inline when it fits (at most `N` and 255 bytes), as `concat` keeps it: the
+    /// one piece copied, with no list of parts to walk.
     fn from(s: &str) -> Self {
         let mut bytes = [0; N];
         match bytes.get_mut(..s.len()) {

@@ -368,7 +368,7 @@ impl Tally<'_> {
             self.count_unit(slots, record, &run, Unit { o, word: false, v: b.into() });
             (held, o) = (rest, o + 1);
         }
-        while o + 4 <= r1 {
+        while r1 - o >= 4 {
             let Some((&w, rest)) = held.split_first_chunk::<4>() else { return };
             self.count_unit(slots, record, &run, Unit { o, word: true, v: u32::from_le_bytes(w).into() });
             (held, o) = (rest, o + 4);
@@ -450,22 +450,25 @@ mod tests {
         let bytes: Vec<u8> = (0..40u8).map(|b| b.wrapping_mul(37)).collect();
         let plan = Plan { format: Format::FrostbiteMeshSet, ..Plan::default() };
         // Offsets are from `lo` = 3: run 8..18 is bytes 5, 6 and 7, a word at 8, bytes 12, 13
-        // and 14. Runs past the file's 40 bytes end there.
-        for (start, end) in [(8, 18), (3, 15), (7, 19), (3, 40), (10, 50), (40, 44), (9, 9), (38, 60)] {
+        // and 14; run 1..9 starts at the record. Runs past the file's 40 bytes end there, in a
+        // word (10..50) or among the bytes after the last one (39..42).
+        let runs = [(8, 18), (3, 15), (7, 19), (1, 9), (3, 40), (10, 50), (40, 44), (9, 9), (38, 60), (39, 42)];
+        for (start, end) in runs {
             let (mut entries, mut index, mut slots) = (Vec::new(), EntryIndex::default(), Vec::new());
             let file = super::CountedFile { plan: &plan, bytes: &bytes, number: 0, format: "m" };
             let mut tally = super::Tally { entries: &mut entries, index: &mut index, file };
             let run = super::ByteRun { kind: EntryKind::Uncovered, record: 0, lo: 3, start, end };
             tally.count_bytes(&mut slots, RecordKind { id: 0, path: "r" }, run);
-            let got: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.max as u64)).collect();
+            let got: Vec<(String, u64, u64)> =
+                entries.iter().map(|e| (e.path.clone(), e.width, e.max as u64)).collect();
             // The model: a word where a whole one starts at a multiple of 4 inside the run and
             // the file, else a byte; nothing from the first unit the file does not hold on.
-            let (mut want, mut o) = (Vec::new(), start - 3);
+            let (mut want, mut o) = (Vec::new(), start.saturating_sub(3));
             while o < end - 3 {
                 let width = if o % 4 == 0 && o + 4 <= end - 3 { 4 } else { 1 };
                 let Some(b) = bytes.get((3 + o) as usize..(3 + o + width) as usize) else { break };
                 let v = b.iter().rev().fold(0u64, |a, &x| a << 8 | x as u64);
-                want.push((format!("r+0x{o:02x}"), v));
+                want.push((format!("r+0x{o:02x}"), width, v));
                 o += width;
             }
             assert_eq!(got, want, "run {start}..{end}");
