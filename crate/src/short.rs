@@ -27,13 +27,17 @@ pub type Short = Inline<22>;
 pub type PathText = Inline<62>;
 
 impl<const N: usize> Inline<N> {
+    /// The most bytes a text has and is inline: `N`, and no more than its length byte counts.
+    /// Every constructor keeps to it, which is what `same` relies on.
+    const ROOM: usize = if N < u8::MAX as usize { N } else { u8::MAX as usize };
+
     /// The parts joined, written in place when they fit.
     // Kept out of line: inlined at every call site it made the wasm 17 KB larger for under 2 %
     // fewer instructions natively.
     #[inline(never)]
     pub fn concat(parts: &[&str]) -> Self {
         let n: usize = parts.iter().map(|p| p.len()).sum();
-        if n > N || n > u8::MAX as usize {
+        if n > Self::ROOM {
             return Inline(Repr::Heap(parts.concat()));
         }
         let mut bytes = [0; N];
@@ -48,7 +52,7 @@ impl<const N: usize> Inline<N> {
     /// `self` and `tail` joined: a copy of the inline bytes with `tail` written after them.
     pub fn join(&self, tail: &str) -> Self {
         match &self.0 {
-            Repr::Inline { len, bytes } if *len as usize + tail.len() <= N.min(u8::MAX as usize) => {
+            Repr::Inline { len, bytes } if *len as usize + tail.len() <= Self::ROOM => {
                 let (at, mut bytes) = (*len as usize, *bytes);
                 bytes[at..at + tail.len()].copy_from_slice(tail.as_bytes());
                 Inline(Repr::Inline { len: (at + tail.len()) as u8, bytes })
@@ -63,7 +67,7 @@ impl<const N: usize> Inline<N> {
         let mut buf = itoa::Buffer::new();
         let digits = buf.format(i).as_bytes();
         match &self.0 {
-            Repr::Inline { len, bytes } if *len as usize + digits.len() + 2 <= N.min(u8::MAX as usize) => {
+            Repr::Inline { len, bytes } if *len as usize + digits.len() + 2 <= Self::ROOM => {
                 let (at, mut bytes) = (*len as usize, *bytes);
                 let end = at + 1 + digits.len();
                 bytes[at] = b'[';
@@ -77,7 +81,7 @@ impl<const N: usize> Inline<N> {
 
     /// A text of a table made once, kept by reference when it is too long to be inline.
     pub fn from_static(s: &'static str) -> Self {
-        if s.len() <= N {
+        if s.len() <= Self::ROOM {
             Self::from(s)
         } else {
             Inline(Repr::Static(s))
@@ -100,7 +104,7 @@ impl<const N: usize> Inline<N> {
 
 impl<const N: usize> Inline<N> {
     /// Equality without a call to `memcmp`: a text fits inline exactly when it is at most
-    /// `N` bytes (every constructor keeps to that), and inline bytes past the length are
+    /// `ROOM` bytes (every constructor keeps to that), and inline bytes past the length are
     /// zero, so two inline texts are equal when their whole arrays are.
     #[inline]
     pub fn same(&self, o: &Self) -> bool {
@@ -154,7 +158,7 @@ impl<const N: usize> fmt::Write for Writer<N> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         match self.bytes.get_mut(self.len..self.len + s.len()) {
-            Some(room) if self.spill.is_none() && self.len + s.len() <= u8::MAX as usize => {
+            Some(room) if self.spill.is_none() && self.len + s.len() <= Inline::<N>::ROOM => {
                 room.copy_from_slice(s.as_bytes());
                 self.len += s.len();
             }
@@ -189,12 +193,12 @@ impl<const N: usize> Default for Inline<N> {
 }
 
 impl<const N: usize> From<&str> for Inline<N> {
-    /// The text inline when it fits (at most `N` and 255 bytes), as `concat` keeps it: the
-    /// one piece copied, with no list of parts to walk.
+    /// The text inline when it fits (`ROOM`), as `concat` keeps it: the one piece copied,
+    /// with no list of parts to walk.
     fn from(s: &str) -> Self {
         let mut bytes = [0; N];
         match bytes.get_mut(..s.len()) {
-            Some(room) if s.len() <= u8::MAX as usize => {
+            Some(room) if s.len() <= Self::ROOM => {
                 room.copy_from_slice(s.as_bytes());
                 Inline(Repr::Inline { len: s.len() as u8, bytes })
             }
@@ -207,7 +211,7 @@ impl<const N: usize> From<String> for Inline<N> {
     // Out of line, as `concat`: the checks convert dozens of `format!`s each.
     #[inline(never)]
     fn from(s: String) -> Self {
-        if s.len() <= N {
+        if s.len() <= Self::ROOM {
             Self::from(s.as_str())
         } else {
             Inline(Repr::Heap(s))
